@@ -1,0 +1,37 @@
+"""Cards, hand values and win rates: the hot path under every decision the bot makes.
+
+    cards ──► hand values (numba, lookup tables) ──► win rates (exact, Monte Carlo, preflop table)
+
+Public API (see `../shared/CONTRACT.md`):
+
+* `parse_cards("AsKc")` -> uint8 codes (rank * 4 + suit, the ACPC order); `format_cards`.
+* `rank_hands(hands)` -> values of many 5-, 6- or 7-card hands (higher is better).
+* `win_rate(hole, board, samples=None, seed=None)` -> `WinRate` (win, tie, loss, v = win - loss).
+* `win_rates(holes, boards, ...)` -> the same for many rows at once, in parallel.
+* `warm_up()` loads (or compiles) every kernel, for programs that must answer fast from the start.
+"""
+
+from evaluator.cards import CardError, format_cards, parse_cards
+from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
+from evaluator.win_rate import WinRate, WinRates, win_rate, win_rates
+
+__all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_category",
+           "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
+           "warm_up"]
+
+
+def warm_up(batch: bool = False) -> None:
+    """Load every kernel a single decision can use (from numba's cache, or compile it once).
+
+    `batch=True` also loads the parallel batch kernel that training uses.
+    """
+    import numpy as np
+
+    rank_hands(np.array([[0, 4, 8, 12, 17, 21, 25]], dtype=np.uint8))
+    for board in ("", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"):
+        win_rate("AsKc", board)
+        win_rate("AsKc", board, samples=1, seed=0)
+    if batch:
+        holes = np.array([[51, 44]], dtype=np.uint8)
+        win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8))
+        win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8), samples=1)

@@ -1,0 +1,65 @@
+"""`gambler-equity`: the win rate of a hand against one random hand, from the command line.
+
+    gambler-equity AsKc --board Qh7c2d
+    gambler-equity AsKc --samples 100000 --seed 7 --json
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from evaluator.cards import format_cards, parse_cards
+from evaluator.win_rate import BOARD_SIZES, win_rate
+from gambler.cli import debug_option, run
+
+
+def _describe(rate) -> str:
+    if rate.exact:
+        return "exact"
+    return f"Monte Carlo, {rate.samples:,} samples, seed {rate.seed}"
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("hole")
+@click.option("--board", default="", metavar="CARDS",
+              help="Visible board: 0, 3, 4 or 5 cards, e.g. Qh7c2d.")
+@click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Monte Carlo with N deals instead of exact enumeration.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Seed for --samples (default: a fresh one, printed).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@debug_option
+def command(hole: str, board: str, samples: int | None, seed: int | None, as_json: bool) -> None:
+    """Win rate of HOLE (e.g. AsKc) against one uniformly random hand.
+
+    Prints W, T, L (win, tie, loss probabilities), v = W - L and equity = W + T/2. Exact
+    unless --samples is given: preflop from a table of the 169 starting hands, later streets
+    by enumerating every board and opponent hand.
+    """
+    hole_codes = parse_cards(hole, count=2)
+    board_codes = parse_cards(board, count=BOARD_SIZES)
+    rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed)
+    hole_text, board_text = format_cards(hole_codes), format_cards(board_codes)
+    if as_json:
+        click.echo(json.dumps({
+            "hole": hole_text, "board": board_text, "win": rate.win, "tie": rate.tie,
+            "loss": rate.loss, "v": rate.v, "equity": rate.equity, "exact": rate.exact,
+            "samples": rate.samples, "seed": rate.seed, "std_error": rate.std_error}))
+        return
+    spread = "" if rate.exact else f" ± {rate.std_error:.4f} (1 s.e.)"
+    click.echo(f"{hole_text} on {board_text or 'no board'} ({_describe(rate)})")
+    click.echo(f"  win     {rate.win:8.3%}")
+    click.echo(f"  tie     {rate.tie:8.3%}")
+    click.echo(f"  loss    {rate.loss:8.3%}")
+    click.echo(f"  v       {rate.v:+8.4f}{spread}")
+    click.echo(f"  equity  {rate.equity:8.3%}")
+
+
+def main(argv=None) -> None:
+    run(command, argv, program="gambler-equity")
+
+
+if __name__ == "__main__":
+    main()

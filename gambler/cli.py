@@ -1,0 +1,70 @@
+"""Command-line plumbing shared by every gambler command.
+
+The contract (`../shared/CONTRACT.md`): every command has `--help`, exits 0 on success, and on bad
+input exits non-zero with a one-line message on stderr; a traceback only with `--debug`.
+`run` gives a click command that behaviour; `debug_option` adds the `--debug` flag.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+import click
+
+from gambler.errors import GamblerError
+
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def debug_option(function):
+    """`--debug`: show tracebacks. `run` reads it from the arguments, the command ignores it."""
+    return click.option("--debug", is_flag=True, expose_value=False, is_eager=True,
+                        help="Show the traceback of any error.")(function)
+
+
+def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    click.echo(f"{program}: error: {message}", err=True)
+    sys.exit(code)
+
+
+def run(command: click.Command, argv: Sequence[str] | None = None,
+        program: str | None = None) -> NoReturn:
+    """Run `command` and exit: one-line errors, tracebacks only with `--debug`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    program = program or os.path.basename(sys.argv[0]) or command.name or "gambler"
+    debug = "--debug" in args
+    try:
+        result = command.main(args=args, prog_name=program, standalone_mode=False)
+    except click.exceptions.Exit as exit_:
+        sys.exit(exit_.exit_code)
+    except click.Abort:
+        fail(program, "interrupted", EXIT_INTERRUPTED)
+    except click.ClickException as error:
+        if debug:
+            raise
+        hint = " (see --help)" if isinstance(error, click.UsageError) else ""
+        fail(program, error.format_message() + hint, error.exit_code)
+    except GamblerError as error:
+        if debug:
+            raise
+        fail(program, str(error))
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        fail(program, "interrupted", EXIT_INTERRUPTED)
+    except Exception as error:  # a bug: still one line unless asked, but say how to see more
+        if debug:
+            raise
+        fail(program, f"internal error: {type(error).__name__}: {error} "
+                      "(run again with --debug for the traceback)")
+    sys.exit(result if isinstance(result, int) else 0)
+
+
+def not_yet(program: str, issue: int) -> NoReturn:
+    """Entry point of a command declared in the contract whose issue is still open."""
+    fail(program, f"not available yet (it arrives with issue #{issue})")

@@ -1,0 +1,78 @@
+"""numba set-up shared by every kernel in gambler.
+
+Rules every jitted function follows (see the evaluator issue):
+
+1. `cache=True` always, so a process after the first loads machine code instead of compiling.
+2. The cache lives in a per-user directory chosen here when `NUMBA_CACHE_DIR` is unset:
+   `$XDG_CACHE_HOME/gambler/numba/<stamp>` (default `~/.cache/...`), falling back to the system
+   temporary directory when that is not writable (a read-only home, a locked-down CI runner).
+   numba would otherwise write next to the sources, which fails in a read-only site-packages.
+3. `<stamp>` hashes gambler's version and the size and modification time of every source file of
+   the jitted packages. numba's own cache check looks only at the file that defines a function, so
+   an edit to a kernel that another module's kernel calls would otherwise load stale code.
+4. Lookup tables are passed to kernels as arguments: numba freezes global arrays into the compiled
+   code (and refuses to cache large ones).
+
+Import this module (or use its `njit`) before defining any kernel; it configures numba on import.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+
+from gambler import __version__
+
+_JITTED_PACKAGES = ("gambler", "evaluator", "protocol", "bot", "training", "games")
+
+
+def _source_stamp() -> str:
+    """A short hash that changes whenever any source file of a jitted package changes."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha1(f"{__version__}|{numba.__version__}".encode())
+    for package in _JITTED_PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            stat = path.stat()
+            digest.update(f"{package}/{path.name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _writable(directory: Path) -> bool:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=directory, prefix=".probe-", delete=True)
+        probe.close()
+        return True
+    except OSError:
+        return False
+
+
+def choose_cache_dir() -> Path:
+    """The directory numba caches gambler's kernels in (created if missing)."""
+    stamp = _source_stamp()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    candidates = [
+        Path(base) / "gambler" / "numba" / stamp,
+        Path(tempfile.gettempdir()) / f"gambler-numba-{os.getuid()}" / stamp,
+    ]
+    for directory in candidates:
+        if _writable(directory):
+            return directory
+    raise OSError(f"no writable numba cache directory among {', '.join(map(str, candidates))}")
+
+
+def _configure() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # the user chose; numba already read it
+    numba.config.CACHE_DIR = str(choose_cache_dir())
+
+
+_configure()
+
+#: `numba.njit` with gambler's defaults: cached, GIL released, no bounds checks.
+njit = functools.partial(numba.njit, cache=True, nogil=True)

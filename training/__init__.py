@@ -1,0 +1,1 @@
+"""Self-play engine, duplicate evaluation, simulated annealing and matches (issue #5)."""

@@ -1,0 +1,7 @@
+"""`gambler-match`: declared in the contract; it arrives with issue #5."""
+
+from gambler.cli import not_yet
+
+
+def main() -> None:
+    not_yet("gambler-match", 5)
