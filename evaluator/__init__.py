@@ -13,7 +13,7 @@ Public API (see `../shared/CONTRACT.md`):
 
 from evaluator.cards import CardError, format_cards, parse_cards
 from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
-from evaluator.win_rate import WinRate, WinRates, win_rate, win_rates
+from evaluator.rates import WinRate, WinRates, win_rate, win_rates
 
 __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_category",
            "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",

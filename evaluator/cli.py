@@ -11,7 +11,7 @@ import json
 import click
 
 from evaluator.cards import format_cards, parse_cards
-from evaluator.win_rate import BOARD_SIZES, win_rate
+from evaluator.rates import BOARD_SIZES, MAX_SEED, win_rate
 from gambler.cli import debug_option, run
 
 
@@ -27,7 +27,7 @@ def _describe(rate) -> str:
               help="Visible board: 0, 3, 4 or 5 cards, e.g. Qh7c2d.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo with N deals instead of exact enumeration.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None, metavar="N",
               help="Seed for --samples (default: a fresh one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option

@@ -29,6 +29,7 @@ from evaluator.tables import load_tables
 from gambler.jit import njit
 
 BOARD_SIZES = (0, 3, 4, 5)
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,11 @@ class WinRate:
 
 def _resolve_seed(seed: int | None) -> int:
     if seed is None:
-        return int(np.random.SeedSequence().entropy % (1 << 63))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-    return int(seed) % (1 << 64)
+        return int(np.random.SeedSequence().entropy % (MAX_SEED + 1))
+    if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+            or not 0 <= seed <= MAX_SEED):
+        raise ValueError(f"seed must be an integer in 0..2**63-1, not {seed!r}")
+    return int(seed)
 
 
 def _check_samples(samples) -> None:
@@ -87,9 +89,9 @@ def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None
 
     >>> win_rate("2c3d", "AsKsQsJsTs").equity  # the royal flush on board splits every pot
     0.5
-    >>> rate = win_rate("AsKc", "Qh7c2d")
-    >>> rate.win, rate.tie, rate.loss == 468930 / 1070190
-    (0.5511040086340557, 0.010716788607630421, True)
+    >>> rate = win_rate("AsKc", "Qh7c2d")  # 1,070,190 showdowns on the flop
+    >>> [round(share * 1_070_190) for share in (rate.win, rate.tie, rate.loss)]
+    [589791, 11469, 468930]
     """
     hole_codes = as_cards(hole, count=2, what="hole")
     board_codes = as_cards(board, count=BOARD_SIZES, what="board")
@@ -107,7 +109,7 @@ def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None
     used_seed = _resolve_seed(seed)
     wins, ties, losses = sampled_counts(load_tables(), hole_codes, board_codes,
                                         _unseen(hole_codes, board_codes), int(samples),
-                                        stream_seed(used_seed, 0))
+                                        np.uint64(stream_seed(used_seed, 0)))
     return WinRate.from_counts(wins, ties, losses, exact=False, samples=int(samples),
                                seed=used_seed)
 

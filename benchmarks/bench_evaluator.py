@@ -1,0 +1,178 @@
+"""Evaluator speed: hand values, exact and Monte Carlo win rates, start-up, against eval7 and treys.
+
+    python -m pip install -e ".[bench]"      # eval7 and treys, for this script only
+    python benchmarks/bench_evaluator.py [--quick]
+
+Prints one table (markdown) with the machine, each figure as a median over repetitions, and the
+ratio against a peer measured in the same run. Everything runs on one thread (the batch API's
+parallel kernel is not used here) unless a row says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+numba.set_num_threads(1)
+
+from evaluator import parse_cards, warm_up, win_rate  # noqa: E402
+from evaluator.hand_rank import rank_hands, rank_hands_unchecked  # noqa: E402
+from evaluator.showdown import exact_counts, sampled_counts  # noqa: E402
+from evaluator.rng import stream_seed  # noqa: E402
+from evaluator.tables import load_tables  # noqa: E402
+from evaluator.rates import _unseen  # noqa: E402
+
+FULL_RANGE = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
+              "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
+
+
+def median_seconds(function, repeats: int) -> float:
+    function()
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as file:
+            for line in file:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def random_hands(count: int, size: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((count, 52)), axis=1)[:, :size].astype(np.uint8)
+
+
+def spots(street_size: int, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    deals = random_hands(count, 2 + street_size, seed)
+    return [(deal[:2].copy(), deal[2:].copy()) for deal in deals]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    options = parser.parse_args()
+    repeats = 5 if options.quick else 15
+    rows: list[tuple[str, str, str, str]] = []  # (figure, gambler, peer, ratio)
+
+    import eval7
+    from treys import Card, Evaluator
+
+    tables = load_tables()
+    warm_up()
+
+    # --- 7-card evaluation throughput -----------------------------------------------------------
+    hands = random_hands(100_000, 7)
+    ours_raw = len(hands) / median_seconds(lambda: rank_hands_unchecked(hands, tables), repeats * 3)
+    ours_api = len(hands) / median_seconds(lambda: rank_hands(hands), repeats * 3)
+    names = ["23456789TJQKA"[c // 4] + "cdhs"[c % 4] for c in range(52)]
+    eval7_hands = [[eval7.Card(names[c]) for c in hand] for hand in hands[:20_000].tolist()]
+    evaluate7 = eval7.evaluate
+    eval7_rate = len(eval7_hands) / median_seconds(
+        lambda: [evaluate7(hand) for hand in eval7_hands], max(3, repeats // 3))
+    treys_hands = [[Card.new(names[c]) for c in hand] for hand in hands[:5_000].tolist()]
+    treys_eval = Evaluator().evaluate
+    treys_rate = len(treys_hands) / median_seconds(
+        lambda: [treys_eval(hand[:2], hand[2:]) for hand in treys_hands], max(3, repeats // 3))
+    rows.append(("7-card evaluations/s, kernel (100k random hands)", f"{ours_raw / 1e6:.0f} M",
+                 f"eval7 {eval7_rate / 1e6:.2f} M", f"{ours_raw / eval7_rate:,.0f}x"))
+    rows.append(("7-card evaluations/s, `rank_hands` with input checks", f"{ours_api / 1e6:.0f} M",
+                 f"treys {treys_rate / 1e6:.3f} M", f"{ours_api / treys_rate:,.0f}x vs treys"))
+
+    # --- exact win rates --------------------------------------------------------------------------
+    full_range = eval7.HandRange(FULL_RANGE)
+    for street, size, count in (("river", 5, 40), ("turn", 4, 20), ("flop", 3, 8)):
+        cases = spots(size, count, seed=size)
+        prepared = [(hole, board, _unseen(hole, board)) for hole, board in cases]
+        kernel = statistics.median(
+            median_seconds(lambda h=h, b=b, u=u: exact_counts(tables, h, b, u), max(3, repeats // 3))
+            for h, b, u in prepared)
+        texts = [("".join(names[c] for c in hole), "".join(names[c] for c in board))
+                 for hole, board in cases]
+        api = statistics.median(
+            median_seconds(lambda h=h, b=b: win_rate(h, b), max(3, repeats // 3)) for h, b in texts)
+        if street == "river":  # eval7's exact agrees with treys on the river only (README)
+            peer_cases = [([eval7.Card(h[i:i + 2]) for i in (0, 2)],
+                           [eval7.Card(b[i:i + 2]) for i in range(0, len(b), 2)])
+                          for h, b in texts]
+            peer = statistics.median(median_seconds(
+                lambda h=h, b=b: eval7.py_hand_vs_range_exact(h, full_range, b), 3)
+                for h, b in peer_cases)
+            peer_text, ratio = f"eval7 {peer * 1e6:.0f} us", f"{peer / api:.0f}x"
+        else:
+            peer_text, ratio = "", ""
+        rows.append((f"exact win rate, {street} (kernel)",
+                     f"{kernel * 1e6:,.1f} us", "", ""))
+        rows.append((f"exact win rate, {street} (`win_rate`, from card strings)",
+                     f"{api * 1e6:,.1f} us", peer_text, ratio))
+
+    # --- Monte Carlo ------------------------------------------------------------------------------
+    for street, board_text in (("preflop", ""), ("flop", "Qh7c2d")):
+        hole, board = parse_cards("AsKc"), parse_cards(board_text)
+        unseen = _unseen(hole, board)
+        state = np.uint64(stream_seed(1, 0))
+        kernel = median_seconds(lambda: sampled_counts(tables, hole, board, unseen, 10_000, state),
+                                repeats * 2)
+        peer_hand = [eval7.Card("As"), eval7.Card("Kc")]
+        peer_board = [eval7.Card(board_text[i:i + 2]) for i in range(0, len(board_text), 2)]
+        peer = median_seconds(lambda: eval7.py_hand_vs_range_monte_carlo(
+            peer_hand, full_range, peer_board, 10_000), repeats)
+        rows.append((f"Monte Carlo 10,000 samples, {street} (kernel)", f"{kernel * 1e3:.3f} ms",
+                     f"eval7 {peer * 1e3:.3f} ms", f"{peer / kernel:.1f}x"))
+
+    # --- start-up ---------------------------------------------------------------------------------
+    probe = ("import time; t = time.perf_counter(); import evaluator; evaluator.warm_up(); "
+             "import resource; print(time.perf_counter() - t, "
+             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    baseline = "import time; t = time.perf_counter(); import numba; print(time.perf_counter() - t)"
+
+    def child(code: str, env=None) -> list[float]:
+        started = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, env=env).stdout.split()
+        return [time.perf_counter() - started] + [float(x) for x in out]
+
+    warm = [child(probe) for _ in range(repeats // 2 + 2)]
+    numba_import = [child(baseline) for _ in range(repeats // 2 + 2)]
+    warm_total = statistics.median(run[0] for run in warm)
+    warm_inside = statistics.median(run[1] for run in warm)
+    rss_mb = statistics.median(run[2] for run in warm) / 1024
+    numba_total = statistics.median(run[0] for run in numba_import)
+    rows.append(("fresh process, warm cache: start to kernels ready (whole process)",
+                 f"{warm_total:.2f} s ({warm_inside:.2f} s after start-up)",
+                 f"`import numba` alone {numba_total:.2f} s", f"{warm_total / numba_total:.1f}x"))
+    with tempfile.TemporaryDirectory() as cache:
+        cold = child(probe, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    rows.append(("fresh process, empty cache: compile everything", f"{cold[0]:.1f} s", "", ""))
+    rows.append(("resident memory after warm-up (max RSS)", f"{rss_mb:.0f} MB", "", ""))
+
+    print(f"Machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"numba {numba.__version__}, eval7 {getattr(eval7, '__version__', '?')}; "
+          f"medians of {repeats} runs, one thread")
+    print()
+    print("| figure | gambler | peer (same run) | ratio |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

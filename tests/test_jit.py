@@ -1,0 +1,32 @@
+"""The numba cache directory gambler chooses when NUMBA_CACHE_DIR is unset."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PROBE = "import numba, gambler.jit; print(numba.config.CACHE_DIR)"
+
+
+def cache_dir_with(env_changes: dict) -> str:
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    env.update(env_changes)
+    return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_per_user_cache_directory(tmp_path):
+    chosen = Path(cache_dir_with({"XDG_CACHE_HOME": str(tmp_path)}))
+    assert chosen.parent == tmp_path / "gambler" / "numba" and chosen.is_dir()
+
+
+def test_falls_back_to_temp_when_the_cache_home_is_unusable(tmp_path):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    chosen = cache_dir_with({"XDG_CACHE_HOME": str(blocker), "TMPDIR": str(tmp_path)})
+    assert Path(chosen).parent == tmp_path / f"gambler-numba-{os.getuid()}"
+
+
+def test_user_choice_wins(tmp_path):
+    chosen = cache_dir_with({"NUMBA_CACHE_DIR": str(tmp_path / "mine")})
+    assert chosen == str(tmp_path / "mine")
