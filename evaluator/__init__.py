@@ -20,17 +20,19 @@ __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_categ
            "warm_up"]
 
 
-def warm_up(batch: bool = False) -> None:
-    """Load every kernel a single decision can use (from numba's cache, or compile it once).
+def warm_up(samples: bool = False, batch: bool = False) -> None:
+    """Load the kernels a decision uses (from numba's cache, or compile them once).
 
-    `batch=True` also loads the parallel batch kernel that training uses.
+    Always the exact win-rate kernels; the Monte Carlo ones with `samples=True`; the parallel
+    batch kernel that training uses with `batch=True`. Each kernel costs about a second to compile
+    the first time, a few milliseconds to load from the cache after that.
     """
     import numpy as np
 
-    rank_hands(np.array([[0, 4, 8, 12, 17, 21, 25]], dtype=np.uint8))
     for board in ("", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"):
         win_rate("AsKc", board)
-        win_rate("AsKc", board, samples=1, seed=0)
+        if samples:
+            win_rate("AsKc", board, samples=1, seed=0)
     if batch:
         holes = np.array([[51, 44]], dtype=np.uint8)
         win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8))

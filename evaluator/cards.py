@@ -21,6 +21,10 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 
+# Every accepted spelling of every card: rank and suit in either case.
+_CODE_OF = {rank_text + suit_text: rank * 4 + suit
+            for rank, rank_char in enumerate(RANKS) for rank_text in {rank_char, rank_char.lower()}
+            for suit, suit_char in enumerate(SUITS) for suit_text in {suit_char, suit_char.upper()}}
 _CARD_FORMAT = "a card is a rank from 23456789TJQKA and a suit from cdhs, e.g. 'As' or 'Td'"
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -31,13 +35,10 @@ class CardError(GamblerError, ValueError):
 
 def card_code(text: str) -> int:
     """The code of one two-character card such as `As` (rank case-insensitive, suit too)."""
-    if len(text) != 2:
+    code = _CODE_OF.get(text)
+    if code is None:
         raise CardError(f"bad card {text!r}: {_CARD_FORMAT}")
-    rank = RANKS.find(text[0].upper())
-    suit = SUITS.find(text[1].lower())
-    if rank < 0 or suit < 0:
-        raise CardError(f"bad card {text!r}: {_CARD_FORMAT}")
-    return rank * 4 + suit
+    return code
 
 
 def card_text(code: int) -> str:
@@ -79,8 +80,11 @@ def parse_cards(text: str, count: int | Iterable[int] | None = None) -> np.ndarr
     """
     if not isinstance(text, str):
         raise CardError(f"cards must be a string such as 'AsKc', not {type(text).__name__}")
-    codes = [card_code(token) for token in _tokens(text)]
-    return validate_codes(codes, count=count, what=repr(text))
+    try:  # the common case, compact text such as "AsKc", without the tokenizer
+        codes = [_CODE_OF[text[i:i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:
+        codes = [card_code(token) for token in _tokens(text)]
+    return _checked(codes, count, repr(text))
 
 
 def validate_codes(codes: Iterable[int], count: int | Iterable[int] | None = None,
@@ -93,11 +97,17 @@ def validate_codes(codes: Iterable[int], count: int | Iterable[int] | None = Non
         if not 0 <= code < DECK_SIZE:
             raise CardError(f"bad card code {int(code)} in {what}: codes are integers 0..51")
         values.append(int(code))
-    seen: set[int] = set()
-    for code in values:
-        if code in seen:
-            raise CardError(f"card {card_text(code)} appears twice in {what}")
-        seen.add(code)
+    return _checked(values, count, what)
+
+
+def _checked(values: list[int], count, what: str) -> np.ndarray:
+    """Valid codes as an array, once they are known to be distinct and as many as required."""
+    if len(set(values)) != len(values):
+        seen: set[int] = set()
+        for code in values:
+            if code in seen:
+                raise CardError(f"card {card_text(code)} appears twice in {what}")
+            seen.add(code)
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(values) not in allowed:
@@ -110,8 +120,17 @@ def as_cards(cards: str | Iterable[int] | np.ndarray, count: int | Iterable[int]
              what: str = "cards") -> np.ndarray:
     """Either a card string or a sequence of codes, validated, as a uint8 array."""
     if isinstance(cards, str):
-        array = parse_cards(cards, count=count)
-        return array
+        return parse_cards(cards, count=count)
     if isinstance(cards, np.ndarray):
+        if cards.dtype == np.uint8 and cards.ndim == 1:
+            _checked_list(cards.tolist(), count, what)  # already codes: range-check and keep
+            return cards
         cards = cards.tolist()
     return validate_codes(cards, count=count, what=what)
+
+
+def _checked_list(values: list[int], count, what: str) -> None:
+    for code in values:
+        if code >= DECK_SIZE:
+            raise CardError(f"bad card code {code} in {what}: codes are integers 0..51")
+    _checked(values, count, what)

@@ -23,13 +23,21 @@ import numpy as np
 from numba import prange
 
 from evaluator.cards import RANKS
-from evaluator.showdown import enumerate_counts, unseen_cards
+from evaluator.showdown import enumerate_counts
 from evaluator.tables import load_tables
 from gambler.jit import njit
 
 CLASS_COUNT = 169
 SHOWDOWNS_PER_HAND = 2_118_760 * 990
 DATA_FILE = Path(__file__).resolve().parent / "data" / "preflop.csv"
+
+
+def class_index(first: int, second: int) -> int:
+    """Class index of the hole made of two card codes."""
+    high, low = max(first >> 2, second >> 2), min(first >> 2, second >> 2)
+    if high == low or (first & 3) == (second & 3):
+        return 13 * high + low
+    return 13 * low + high
 
 
 def class_indices(holes: np.ndarray) -> np.ndarray:
@@ -68,10 +76,7 @@ def representative(index: int) -> tuple[int, int]:
 @njit(parallel=True)
 def _class_counts(tables, holes, counts):
     for row in prange(holes.shape[0]):
-        unseen = np.empty(52, dtype=np.uint8)
-        count = unseen_cards(holes[row], np.zeros(5, dtype=np.uint8), 0, unseen)
-        wins, ties, losses = enumerate_counts(tables, holes[row], np.zeros(0, dtype=np.uint8),
-                                              unseen[:count])
+        wins, ties, losses = enumerate_counts(tables, holes[row], holes[row, :0])
         counts[row, 0] = wins
         counts[row, 1] = ties
         counts[row, 2] = losses

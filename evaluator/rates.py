@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.cards import CardError, as_cards, card_text
-from evaluator.preflop import class_indices, load_table
-from evaluator.showdown import batch_counts, exact_counts, sampled_counts, unseen_cards
+from evaluator.preflop import class_index, class_indices, load_table
+from evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
+                                sampled_preflop_counts)
 from evaluator.rng import stream_seed
 from evaluator.tables import load_tables
 from gambler.jit import njit
@@ -95,31 +96,27 @@ def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None
     """
     hole_codes = as_cards(hole, count=2, what="hole")
     board_codes = as_cards(board, count=BOARD_SIZES, what="board")
-    shared = set(hole_codes.tolist()) & set(board_codes.tolist())
-    if shared:
-        raise CardError(f"card {card_text(min(shared))} is both in the hole and on the board")
+    hole_list, board_list = hole_codes.tolist(), board_codes.tolist()
+    for card in hole_list:
+        if card in board_list:
+            raise CardError(f"card {card_text(card)} is both in the hole and on the board")
     if samples is None:
-        if board_codes.shape[0] == 0:
-            wins, ties, losses = load_table()[class_indices(hole_codes[None, :])[0]]
+        if not board_list:
+            wins, ties, losses = load_table()[class_index(*hole_list)].tolist()
         else:
-            wins, ties, losses = exact_counts(load_tables(), hole_codes, board_codes,
-                                              _unseen(hole_codes, board_codes))
-        return WinRate.from_counts(int(wins), int(ties), int(losses), exact=True)
+            kernel = EXACT_KERNELS[len(board_list)]
+            wins, ties, losses = kernel(load_tables(), hole_codes, board_codes)
+        return WinRate.from_counts(wins, ties, losses, exact=True)
     _check_samples(samples)
     used_seed = _resolve_seed(seed)
-    wins, ties, losses = sampled_counts(load_tables(), hole_codes, board_codes,
-                                        _unseen(hole_codes, board_codes), int(samples),
-                                        np.uint64(stream_seed(used_seed, 0)))
+    state = np.uint64(stream_seed(used_seed, 0))
+    if board_list:
+        wins, ties, losses = sampled_counts(load_tables(), hole_codes, board_codes, int(samples),
+                                            state)
+    else:
+        wins, ties, losses = sampled_preflop_counts(load_tables(), hole_codes, int(samples), state)
     return WinRate.from_counts(wins, ties, losses, exact=False, samples=int(samples),
                                seed=used_seed)
-
-
-def _unseen(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
-    padded = np.zeros(5, dtype=np.uint8)
-    padded[:board.shape[0]] = board
-    unseen = np.empty(52, dtype=np.uint8)
-    count = unseen_cards(hole, padded, board.shape[0], unseen)
-    return unseen[:count]
 
 
 # --- many rows at once ---------------------------------------------------------------------------

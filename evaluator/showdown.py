@@ -8,8 +8,9 @@ are trusted: `evaluator.win_rate` validates cards before calling in.
 Exact enumeration, three ways:
 
 * `enumerate_counts` is the reference: every completion of the board (C(n, 5 - k)), then every
-  opponent hand from the 45 cards left (990). It is what `exact_counts` uses on the river and
-  what builds the preflop table (2,097,572,400 showdowns per hand).
+  opponent hand from the 45 cards left (990). It builds the preflop table (2,097,572,400
+  showdowns per hand) and checks the fast kernels in the tests.
+* `river_counts` values our hand once and each of the 990 opponent hands.
 * `turn_counts` and `flop_counts` use a symmetry. The opponent's seven cards are the known board
   plus *all* m + 2 unknown cards (m = 5 - k missing board cards), whichever of them fall on the
   board; only our value depends on the split. So for each (m + 2)-subset S of the unseen cards
@@ -17,8 +18,13 @@ Exact enumeration, three ways:
   into board cards and opponent cards. On the flop that is C(47, 4) = 178,365 opponent values
   (and 1,081 of ours) for 1,070,190 showdowns; on the turn C(46, 3) = 15,180 for 45,540.
 
-Monte Carlo: `sampled_counts` draws deals by a partial Fisher-Yates shuffle of the unseen cards
-(a shuffle may start from any order, so the deck is never reset between samples).
+Monte Carlo: `sampled_counts` (with a board) and `sampled_preflop_counts` draw deals by a partial
+Fisher-Yates shuffle of the unseen cards (a shuffle may start from any order, so the deck is never
+reset between samples).
+
+Every kernel takes `(tables, hole, board, ...)` and finds the unseen cards itself. Callers pick
+the kernel for the street in Python: a numba function that dispatches to others is compiled (and
+optimised) again with all of them inlined, which doubles the cold-start compile time.
 """
 
 from __future__ import annotations
@@ -49,6 +55,33 @@ def _cards_key_bits(tables, cards):
 
 
 @njit
+def unseen_cards(hole, board):
+    """The 50 - len(board) cards not in `hole` or `board`, ascending (uint8)."""
+    taken = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
+    for card in board:
+        taken |= np.int64(1) << card
+    unseen = np.empty(50 - board.shape[0], dtype=np.uint8)
+    count = 0
+    for card in range(52):
+        if not (taken >> card) & 1:
+            unseen[count] = card
+            count += 1
+    return unseen
+
+
+@njit
+def _unseen_keys_bits(tables, hole, board):
+    """Keys and bits of the unseen cards."""
+    unseen = unseen_cards(hole, board)
+    keys = np.empty(unseen.shape[0], dtype=np.int64)
+    bits = np.empty(unseen.shape[0], dtype=np.int64)
+    for i in range(unseen.shape[0]):
+        keys[i] = tables.card_keys[unseen[i]]
+        bits[i] = tables.card_bits[unseen[i]]
+    return keys, bits
+
+
+@njit
 def _board_flush_suit(board_key):
     """The suit with three or more of the five board cards, or -1 (then no flush is possible)."""
     for suit in range(4):
@@ -58,7 +91,7 @@ def _board_flush_suit(board_key):
 
 
 @njit
-def _river_counts(tables, board_key, board_bits, our_value, keys, bits, count):
+def _opponent_counts(tables, board_key, board_bits, our_value, keys, bits, count):
     """(wins, ties) of `our_value` against every pair of the cards whose keys and bits are given.
 
     `board_key` and `board_bits` describe the five board cards.
@@ -86,13 +119,14 @@ def _river_counts(tables, board_key, board_bits, our_value, keys, bits, count):
 
 
 @njit
-def enumerate_counts(tables, hole, board, unseen):
+def enumerate_counts(tables, hole, board):
     """(wins, ties, losses) by plain enumeration: each board completion, then each opponent hand."""
+    unseen = unseen_cards(hole, board)
     missing = BOARD_SIZE - board.shape[0]
     unseen_count = unseen.shape[0]
     known_key, known_bits = _cards_key_bits(tables, board)
-    hole_key = tables.card_keys[hole[0]] + tables.card_keys[hole[1]]
-    hole_bits = tables.card_bits[hole[0]] | tables.card_bits[hole[1]]
+    hole_key, hole_bits = _cards_key_bits(tables, hole)
+    hole_key -= SUIT_COUNTERS_START
 
     chosen = np.arange(missing)  # indices into `unseen` of the completion, increasing
     rest_keys = np.empty(unseen_count, dtype=np.int64)
@@ -116,8 +150,8 @@ def enumerate_counts(tables, hole, board, unseen):
                 rest_bits[rest_count] = tables.card_bits[card]
                 rest_count += 1
         our_value = hand_value(tables, board_key + hole_key, board_bits | hole_bits)
-        round_wins, round_ties = _river_counts(tables, board_key, board_bits, our_value,
-                                               rest_keys, rest_bits, rest_count)
+        round_wins, round_ties = _opponent_counts(tables, board_key, board_bits, our_value,
+                                                  rest_keys, rest_bits, rest_count)
         wins += round_wins
         ties += round_ties
         total += rest_count * (rest_count - 1) // 2
@@ -134,11 +168,51 @@ def enumerate_counts(tables, hole, board, unseen):
 
 
 @njit
-def turn_counts(tables, hole, board, unseen):
-    """(wins, ties, losses) with four board cards, by the subset symmetry (module docstring)."""
-    n = unseen.shape[0]
+def river_counts(tables, hole, board):
+    """(wins, ties, losses) on a full board: our value against each of the 990 hands."""
+    keys, bits = _unseen_keys_bits(tables, hole, board)
     board_key, board_bits = _cards_key_bits(tables, board)
-    keys, bits, ours = _completions(tables, hole, board_key, board_bits, unseen, 1)
+    hole_key, hole_bits = _cards_key_bits(tables, hole)
+    our_value = hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
+                           board_bits | hole_bits)
+    n = keys.shape[0]
+    wins, ties = _opponent_counts(tables, board_key, board_bits, our_value, keys, bits, n)
+    return wins, ties, n * (n - 1) // 2 - wins - ties
+
+
+@njit
+def _our_values(tables, hole, board_key, board_bits, keys, bits, missing):
+    """Our value for each way the unseen cards complete the board.
+
+    `ours[i, j]` when unseen cards i and j complete a 3-card board (`missing` = 2), `ours[i, i]`
+    when card i completes a 4-card board (`missing` = 1).
+    """
+    n = keys.shape[0]
+    hole_key, hole_bits = _cards_key_bits(tables, hole)
+    hole_key += board_key - SUIT_COUNTERS_START
+    hole_bits |= board_bits
+    ours = np.zeros((n, n), dtype=np.int32)
+    if missing == 2:
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                value = hand_value(tables, hole_key + keys[i] + keys[j],
+                                   hole_bits | bits[i] | bits[j])
+                ours[i, j] = value
+                ours[j, i] = value
+    else:
+        for i in range(n):
+            ours[i, i] = hand_value(tables, hole_key + keys[i], hole_bits | bits[i])
+    return ours
+
+
+@njit
+def turn_counts(tables, hole, board):
+    """(wins, ties, losses) with four board cards, by the subset symmetry (module docstring)."""
+    keys, bits = _unseen_keys_bits(tables, hole, board)
+    board_key, board_bits = _cards_key_bits(tables, board)
+    ours = _our_values(tables, hole, board_key, board_bits, keys, bits,
+                       BOARD_SIZE - board.shape[0])
+    n = keys.shape[0]
     wins = 0
     ties = 0
     for a in range(n - 2):
@@ -156,42 +230,13 @@ def turn_counts(tables, hole, board, unseen):
 
 
 @njit
-def _completions(tables, hole, board_key, board_bits, unseen, missing):
-    """Keys and bits of the unseen cards, and our value for each way they complete the board.
-
-    `ours[i, j]` is our value when unseen[i] and unseen[j] complete a 3-card board, `ours[i, i]`
-    when unseen[i] completes a 4-card board, and every entry is our value on a full board.
-    """
-    n = unseen.shape[0]
-    keys = np.empty(n, dtype=np.int64)
-    bits = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        keys[i] = tables.card_keys[unseen[i]]
-        bits[i] = tables.card_bits[unseen[i]]
-    hole_key = tables.card_keys[hole[0]] + tables.card_keys[hole[1]] + board_key
-    hole_bits = tables.card_bits[hole[0]] | tables.card_bits[hole[1]] | board_bits
-    ours = np.zeros((n, n), dtype=np.int32)
-    if missing == 2:
-        for i in range(n - 1):
-            for j in range(i + 1, n):
-                value = hand_value(tables, hole_key + keys[i] + keys[j],
-                                   hole_bits | bits[i] | bits[j])
-                ours[i, j] = value
-                ours[j, i] = value
-    elif missing == 1:
-        for i in range(n):
-            ours[i, i] = hand_value(tables, hole_key + keys[i], hole_bits | bits[i])
-    else:
-        ours[:, :] = hand_value(tables, hole_key, hole_bits)
-    return keys, bits, ours
-
-
-@njit
-def flop_counts(tables, hole, board, unseen):
+def flop_counts(tables, hole, board):
     """(wins, ties, losses) with three board cards, by the subset symmetry (module docstring)."""
-    n = unseen.shape[0]
+    keys, bits = _unseen_keys_bits(tables, hole, board)
     board_key, board_bits = _cards_key_bits(tables, board)
-    keys, bits, ours = _completions(tables, hole, board_key, board_bits, unseen, 2)
+    ours = _our_values(tables, hole, board_key, board_bits, keys, bits,
+                       BOARD_SIZE - board.shape[0])
+    n = keys.shape[0]
     wins = 0
     ties = 0
     for a in range(n - 3):
@@ -219,16 +264,6 @@ def flop_counts(tables, hole, board, unseen):
 
 
 @njit
-def exact_counts(tables, hole, board, unseen):
-    """(wins, ties, losses) by exact enumeration, the fastest way for the board's size."""
-    if board.shape[0] == 3:
-        return flop_counts(tables, hole, board, unseen)
-    if board.shape[0] == 4:
-        return turn_counts(tables, hole, board, unseen)
-    return enumerate_counts(tables, hole, board, unseen)
-
-
-@njit
 def _draw(cards, top, uniform):
     """One Fisher-Yates step: move a card chosen by `uniform` (32 random bits) below `top`.
 
@@ -243,21 +278,27 @@ def _draw(cards, top, uniform):
 
 
 @njit
-def sampled_counts(tables, hole, board, unseen, samples, state):
-    """(wins, ties, losses) over `samples` random deals drawn with the SplitMix64 `state`.
+def sampled_counts(tables, hole, board, samples, state):
+    """(wins, ties, losses) over `samples` random deals from the SplitMix64 `state`; 3 to 5
+    board cards.
 
-    Each 64-bit output of the generator gives two 32-bit numbers, one per card. On the flop,
-    turn and river our value depends only on which unseen cards complete the board, so it is
-    computed once per completion (as in `flop_counts`) and looked up per sample; preflop it is
-    computed per sample. `unseen` is shuffled in place (its contents stay the same set).
+    Each 64-bit output of the generator gives two 32-bit numbers, one per card. Our value depends
+    only on which unseen cards complete the board, so it is computed once per completion (as in
+    `flop_counts`) and looked up per sample.
     """
-    if board.shape[0] == 0:
-        return _sampled_preflop(tables, hole, unseen, samples, state)
     missing = BOARD_SIZE - board.shape[0]
-    n = unseen.shape[0]
+    keys, bits = _unseen_keys_bits(tables, hole, board)
+    n = keys.shape[0]
     board_key, board_bits = _cards_key_bits(tables, board)
-    keys, bits, ours = _completions(tables, hole, board_key, board_bits, unseen, missing)
-    order = np.arange(n).astype(np.uint8)  # shuffled indices into `unseen`
+    if missing == 0:
+        hole_key, hole_bits = _cards_key_bits(tables, hole)
+        our_river_value = hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
+                                     board_bits | hole_bits)
+        ours = np.zeros((1, 1), dtype=np.int32)
+    else:
+        our_river_value = 0
+        ours = _our_values(tables, hole, board_key, board_bits, keys, bits, missing)
+    order = np.arange(n).astype(np.uint8)  # shuffled indices into the unseen cards
     wins = 0
     ties = 0
     for _ in range(samples):
@@ -283,7 +324,7 @@ def sampled_counts(tables, hole, board, unseen, samples, state):
             key = board_key + keys[first] + keys[second] + keys[third]
             hand_bits = board_bits | bits[first] | bits[second] | bits[third]
         else:
-            our_value = ours[0, 0]
+            our_value = our_river_value
             first, top = _draw(order, top, word >> _32)
             second, top = _draw(order, top, word & _LOW_32)
             key = board_key + keys[first] + keys[second]
@@ -295,8 +336,9 @@ def sampled_counts(tables, hole, board, unseen, samples, state):
 
 
 @njit
-def _sampled_preflop(tables, hole, unseen, samples, state):
+def sampled_preflop_counts(tables, hole, samples, state):
     """`sampled_counts` with no board: seven cards a sample, both hands valued each time."""
+    unseen = unseen_cards(hole, hole[:0])
     card_keys = tables.card_keys
     card_bits = tables.card_bits
     hole_key = card_keys[hole[0]] + card_keys[hole[1]]
@@ -332,20 +374,6 @@ def _sampled_preflop(tables, hole, unseen, samples, state):
     return wins, ties, samples - wins - ties
 
 
-@njit
-def unseen_cards(hole, board, board_size, unseen):
-    """Fill `unseen` with the 50 - board_size cards not in `hole` or `board[:board_size]`."""
-    taken = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
-    for i in range(board_size):
-        taken |= np.int64(1) << board[i]
-    count = 0
-    for card in range(52):
-        if not (taken >> card) & 1:
-            unseen[count] = card
-            count += 1
-    return count
-
-
 @njit(parallel=True)
 def batch_counts(tables, holes, boards, board_sizes, samples, seed, counts):
     """Counts for many rows at once, in parallel: `counts[row] = (wins, ties, losses)`.
@@ -355,15 +383,26 @@ def batch_counts(tables, holes, boards, board_sizes, samples, seed, counts):
     Monte Carlo on the row's own stream of `seed`, so results never depend on the thread count.
     """
     for row in prange(holes.shape[0]):
-        size = board_sizes[row]
-        unseen = np.empty(52, dtype=np.uint8)
-        count = unseen_cards(holes[row], boards[row], size, unseen)
-        board = boards[row, :size]
+        hole = holes[row]
+        board = boards[row, :board_sizes[row]]
+        size = board.shape[0]
         if samples == 0:
-            wins, ties, losses = exact_counts(tables, holes[row], board, unseen[:count])
+            if size == 3:
+                wins, ties, losses = flop_counts(tables, hole, board)
+            elif size == 4:
+                wins, ties, losses = turn_counts(tables, hole, board)
+            else:
+                wins, ties, losses = river_counts(tables, hole, board)
+        elif size == 0:
+            wins, ties, losses = sampled_preflop_counts(tables, hole, samples,
+                                                        stream_seed(seed, row))
         else:
-            wins, ties, losses = sampled_counts(tables, holes[row], board, unseen[:count],
-                                                samples, stream_seed(seed, row))
+            wins, ties, losses = sampled_counts(tables, hole, board, samples,
+                                                stream_seed(seed, row))
         counts[row, 0] = wins
         counts[row, 1] = ties
         counts[row, 2] = losses
+
+
+#: The exact kernel for each board size after the flop.
+EXACT_KERNELS = {3: flop_counts, 4: turn_counts, 5: river_counts}

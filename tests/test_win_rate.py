@@ -9,10 +9,12 @@ import pytest
 from evaluator import CardError, parse_cards, win_rate, win_rates
 from evaluator.cards import card_text
 from evaluator.preflop import (CLASS_COUNT, SHOWDOWNS_PER_HAND, build_table, class_combos,
+                               class_index,
                                class_indices, class_name, load_table, representative)
-from evaluator.showdown import enumerate_counts, exact_counts
+from evaluator.showdown import EXACT_KERNELS, enumerate_counts
 from evaluator.tables import load_tables
-from evaluator.rates import WinRate, _unseen
+from evaluator.rates import WinRate
+from evaluator.showdown import unseen_cards
 
 
 def treys_counts(hole: str, board: str, treys_cards, evaluator):
@@ -33,9 +35,10 @@ def treys_counts(hole: str, board: str, treys_cards, evaluator):
     return wins, ties, losses
 
 
-def counts(hole: str, board: str, kernel=exact_counts):
+def counts(hole: str, board: str, kernel=None):
     hole_codes, board_codes = parse_cards(hole), parse_cards(board)
-    return tuple(kernel(load_tables(), hole_codes, board_codes, _unseen(hole_codes, board_codes)))
+    kernel = kernel or EXACT_KERNELS[len(board_codes)]
+    return tuple(kernel(load_tables(), hole_codes, board_codes))
 
 
 @pytest.mark.parametrize("hole, board", [
@@ -57,13 +60,14 @@ def test_flop_fast_path_agrees_with_reference_and_turns(hole, board):
     # Every unordered (turn, river) pair is counted twice when summing over turn cards.
     hole_codes, board_codes = parse_cards(hole), parse_cards(board)
     by_turn = np.zeros(3, dtype=np.int64)
-    for turn in _unseen(hole_codes, board_codes):
+    for turn in unseen_cards(hole_codes, board_codes):
         by_turn += counts(hole, board + card_text(turn))
     assert by_turn.tolist() == [2 * part for part in fast]
 
 
-def test_turn_fast_path_agrees_with_reference():
-    for hole, board in [("AsKc", "Qh7c2d9s"), ("Ah2h", "3h4h9c9d"), ("QcQd", "QhQsAcAd")]:
+def test_turn_and_river_agree_with_reference():
+    for hole, board in [("AsKc", "Qh7c2d9s"), ("Ah2h", "3h4h9c9d"), ("QcQd", "QhQsAcAd"),
+                        ("AsKc", "Qh7c2d9s3h"), ("Ah2h", "3h4h9h9d5c")]:
         assert counts(hole, board) == counts(hole, board, enumerate_counts)
 
 
@@ -161,3 +165,14 @@ def test_win_rate_arithmetic():
     rate = WinRate.from_counts(6, 2, 2, exact=False, samples=10)
     assert (rate.v, rate.equity) == (pytest.approx(0.4), pytest.approx(0.7))
     assert rate.std_error == pytest.approx(np.sqrt((0.8 - 0.16) / 10))
+
+
+def test_preflop_classes_cover_every_hole():
+    holes = np.array(list(itertools.combinations(range(52), 2)))
+    classes = class_indices(holes)
+    assert [class_index(int(a), int(b)) for a, b in holes] == classes.tolist()
+    sizes = np.bincount(classes, minlength=CLASS_COUNT)
+    assert sizes.tolist() == [class_combos(index) for index in range(CLASS_COUNT)]
+    assert [class_name(class_index(*parse_cards(hole).tolist())) for hole in
+            ("AsAh", "AsKs", "KsAd", "7c2d", "2d7c", "Tc9c")] == \
+        ["AA", "AKs", "AKo", "72o", "72o", "T9s"]
