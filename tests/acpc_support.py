@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,6 +57,7 @@ class LocalMatch:
         self.dealer = Dealer(options, stdout=self.stdout, stderr=self.stderr)
         self.ports = self.dealer.open_ports()
         self.status: int | None = None
+        self.seconds = 0.0  # the dealer's own run time
         self.threads: list[threading.Thread] = []
 
     def add_player(self, seat: int, target: Callable[[int], None]) -> None:
@@ -65,7 +67,9 @@ class LocalMatch:
     def run(self, timeout: float = 120) -> int:
         for thread in self.threads:
             thread.start()
+        started = time.monotonic()
         self.status = self.dealer.run()
+        self.seconds = time.monotonic() - started
         for thread in self.threads:
             thread.join(timeout)
         return self.status

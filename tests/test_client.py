@@ -1,0 +1,131 @@
+"""The client: line framing over TCP, the version handshake, and never an illegal action."""
+
+import socket
+import threading
+import time
+
+import pytest
+
+from acpc_support import NOLIMIT, transcript
+from protocol import Action, load_game, raise_to
+from protocol.client import (VERSION_LINE, ConnectionClosed, DealerConnection, LineReader,
+                             LineTimeout, MatchEvents, play_match)
+
+GAME = load_game(NOLIMIT)
+
+
+def test_lines_survive_any_packet_boundaries():
+    left, right = socket.socketpair()
+    reader = LineReader(right)
+    payload = b"first\r\nsecond line\r\n\r\nthird\nfourth\r\n"
+    for start in range(0, len(payload), 3):  # three bytes at a time
+        left.sendall(payload[start:start + 3])
+        time.sleep(0.001)
+    left.sendall(b"merged one\r\nmerged two\r\npartial")
+    left.close()
+    lines = [reader.read_line(timeout=1) for _ in range(7)]
+    assert lines == ["first", "second line", "", "third", "fourth", "merged one", "merged two"]
+    with pytest.raises(ConnectionClosed):
+        reader.read_line(timeout=1)
+
+
+def test_read_times_out():
+    left, right = socket.socketpair()
+    with pytest.raises(LineTimeout):
+        LineReader(right).read_line(timeout=0.05)
+    left.close()
+
+
+class FakeDealer:
+    """Listens once, records what the client sends, and plays back given lines."""
+
+    def __init__(self, lines):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.lines = lines
+        self.received = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        connection, _ = self.server.accept()
+        try:
+            reader = LineReader(connection)
+            self.received.append(reader.read_line(timeout=5))  # the version
+            for line in self.lines:
+                connection.sendall(line.encode() + b"\r\n")
+                if line.startswith("MATCHSTATE") and self._expects_answer(line):
+                    self.received.append(reader.read_line(timeout=5))
+        finally:
+            connection.close()
+            self.server.close()
+
+    @staticmethod
+    def _expects_answer(line):
+        from protocol import ProtocolError, parse_matchstate
+        try:
+            return parse_matchstate(GAME, line).is_our_turn
+        except ProtocolError:
+            return False
+
+
+def run_client(lines, decide, events=None):
+    dealer = FakeDealer(lines)
+    with DealerConnection("127.0.0.1", dealer.port) as connection:
+        connection.send_version()
+        events = play_match(connection, GAME, decide, events or MatchEvents())
+    dealer.thread.join(5)
+    return dealer.received, events
+
+
+def test_answers_echo_the_line_and_skip_comments_and_others_turns():
+    lines = ["# comment from the dealer", "; another",
+             "MATCHSTATE:1:0::|3c6h",          # our turn (small blind acts first)
+             "MATCHSTATE:1:0:c:|3c6h",         # the big blind's turn: no answer
+             "MATCHSTATE:1:0:cr300:|3c6h"]     # ours again
+    received, events = run_client(lines, lambda state: Action("c"))
+    assert received == [VERSION_LINE, "MATCHSTATE:1:0::|3c6h:c", "MATCHSTATE:1:0:cr300:|3c6h:c"]
+    assert events.answered == 2
+
+
+def test_malformed_lines_are_reported_and_skipped():
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append((line, str(error))))
+    received, _ = run_client(["MATCHSTATE:1:0:zz:|3c6h", "garbage", "MATCHSTATE:1:0::|3c6h"],
+                             lambda state: Action("c"), events)
+    assert received[-1] == "MATCHSTATE:1:0::|3c6h:c"
+    assert [line for line, _ in bad] == ["MATCHSTATE:1:0:zz:|3c6h", "garbage"]
+
+
+@pytest.mark.parametrize("decision", [
+    Action("f"),                # fold when checking is free
+    raise_to(150),              # below the minimum raise
+    raise_to(25000),            # above the stack
+    "not an action",            # nonsense
+    ZeroDivisionError,          # the strategy crashes
+])
+def test_a_bad_decision_never_reaches_the_dealer(decision):
+    def decide(state):
+        if decision is ZeroDivisionError:
+            raise ZeroDivisionError("strategy bug")
+        return decision
+
+    problems = []
+    events = MatchEvents(on_bad_decision=lambda state, error: problems.append(error))
+    # Position 0 after the small blind's limp: checking is free.
+    received, _ = run_client(["MATCHSTATE:0:0:c:7s5s|"], decide, events)
+    assert received == [VERSION_LINE, "MATCHSTATE:0:0:c:7s5s|:c"] and len(problems) == 1
+
+
+def test_a_whole_transcript_is_answered_as_recorded():
+    """Seat 2's side of the recorded no-limit match, answered with the recorded actions."""
+    rows = transcript("nolimit")
+    to_seat = [line for direction, seat, line in rows if direction == "TO" and seat == 2][:400]
+    answers = {line.rpartition(":")[0]: line.rpartition(":")[2]
+               for direction, seat, line in rows if direction == "FROM" and seat == 2}
+    from protocol.matchstate import parse_reply_action
+
+    received, events = run_client(to_seat, lambda state: parse_reply_action(
+        GAME, answers[state.encode()]))
+    expected = [f"{line}:{answers[line]}" for line in to_seat if line in answers]
+    assert received[1:] == expected and events.answered == len(expected)
