@@ -1,7 +1,86 @@
-"""`gambler HOST PORT`: declared in the contract; it arrives with issue #4."""
+"""`gambler HOST PORT`: play as an ACPC client until the dealer closes the connection.
 
-from gambler.cli import not_yet
+    gambler 127.0.0.1 58669
+    gambler 127.0.0.1 58669 --params configs/params/mine.yaml --log hands.txt
+
+Host and port come last and nothing else is required, so ACPC scripts (`play_match.pl`) can
+start it as they start any player. The summary goes to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from gambler.cli import debug_option, fail, run
+from protocol.client import DealerConnection, play_match
+from protocol.errors import GameDefinitionError
+from protocol.gamedef import DEFAULT_GAME, load_game
 
 
-def main() -> None:
-    not_yet("gambler", 4)
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("host")
+@click.argument("port", type=click.IntRange(1, 65535))
+@click.option("--params", "profile", default="default", show_default=True, metavar="PROFILE",
+              help="Profile: a YAML path, a shipped name (default, seed, handmade) or a "
+                   "baseline (call, raise, allin, random).")
+@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
+              help="ACPC game definition (a path or a shipped name).")
+@click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Monte Carlo win rates with N deals instead of exact ones.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
+              help="Seed for --samples and the random baseline.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="One line per hand: hand, position, cards, betting, result.")
+@click.option("--quiet", is_flag=True, help="Only errors and the final summary on stderr.")
+@debug_option
+def command(host, port, profile, game_file, samples, seed, log_path, quiet) -> None:
+    """Play heads-up hold'em against the ACPC dealer at HOST PORT."""
+    from bot.player import Player
+    from bot.strategies import load_strategy
+
+    game = load_game(game_file)
+    if not game.is_heads_up_holdem:
+        raise GameDefinitionError(
+            f"{game_file}: gambler plays heads-up hold'em (2 players, 4 suits x 13 ranks, 2 hole "
+            f"cards, boards 0 3 1 1), not this game ({game.num_players} players, "
+            f"{game.num_suits} x {game.num_ranks} cards, {game.num_hole_cards} hole cards)")
+    strategy = load_strategy(profile, seed=seed, samples=samples)
+    try:
+        connection = DealerConnection(host, port)
+    except OSError as error:
+        fail("gambler", f"cannot connect to {host}:{port}: {error.strerror or error}")
+    with connection:
+        import evaluator
+        evaluator.warm_up(samples=bool(samples))  # heavy start-up happens before VERSION
+        connection.send_version()
+        if not quiet:
+            how = ""
+            if hasattr(strategy, "profile"):
+                how = (f" with Monte Carlo win rates ({samples} deals)" if samples
+                       else " with exact win rates")
+            click.echo(f"gambler: playing {strategy.name}{how} at {host}:{port}", err=True)
+        log_file = open(log_path, "w") if log_path else None
+        try:
+            player = Player(strategy, game.big_blind, log_file=log_file,
+                            warn=None if quiet else sys.stderr)
+            events = play_match(connection, game, player.decide, player.events())
+        finally:
+            if log_file is not None:
+                log_file.close()
+    record = player.record
+    record.finished = time.perf_counter()
+    click.echo(f"gambler: {record.summary()}", err=True)
+    last = events.last_state
+    if last is not None and not last.finished:
+        fail("gambler", f"the connection was lost during hand {last.hand}")
+
+
+def main(argv=None) -> None:
+    run(command, argv, program="gambler")
+
+
+if __name__ == "__main__":
+    main()

@@ -28,9 +28,10 @@ The rules, as the server applies them:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from protocol.errors import IllegalActionError, ProtocolError
@@ -106,6 +107,13 @@ class BettingState:
     actors: tuple[tuple[int, ...], ...]      # the position behind each action
     folded: tuple[bool, ...]                 # per position
     finished: bool                           # the hand is over
+    to_act: int = field(init=False, compare=False)  # position to act (-1 once finished)
+    _text: str | None = field(init=False, compare=False, repr=False)  # betting_string() cache
+
+    def __post_init__(self):
+        # Derived fields of a frozen object, set once at its birth.
+        object.__setattr__(self, "to_act", self._next_to_act())
+        object.__setattr__(self, "_text", None)
 
     @classmethod
     def start(cls, game: Game) -> BettingState:
@@ -134,8 +142,13 @@ class BettingState:
     @property
     def current_player(self) -> int | None:
         """The position to act, or None once the hand is over."""
+        return None if self.to_act < 0 else self.to_act
+
+    def _next_to_act(self) -> int:
+        """The server's `currentPlayer`: the next position after the last actor (or before the
+        round's first player) that can still act; -1 once the hand is over."""
         if self.finished:
-            return None
+            return -1
         players = self.game.num_players
         if self.actors[self.round]:
             position = self.actors[self.round][-1]
@@ -145,7 +158,8 @@ class BettingState:
             position = (position + 1) % players
             if self.can_act(position):
                 return position
-        raise ProtocolError("no player can act in an unfinished hand")  # unreachable by rules
+        return -1  # only inside `apply`, before the round is closed
+
 
     @property
     def raises_this_round(self) -> int:
@@ -259,9 +273,8 @@ class BettingState:
         round_ = self.round
         actions = self.actions[:round_] + (self.actions[round_] + (action,),)
         actors = self.actors[:round_] + (self.actors[round_] + (player,),)
-        state = BettingState(game, tuple(spent), max_spent, min_raise_to, round_, actions,
-                             actors, folded, False)
-        return state._close_round_if_done()
+        return BettingState(game, tuple(spent), max_spent, min_raise_to, round_, actions, actors,
+                            folded, False)._close_round_if_done()
 
     def _close_round_if_done(self) -> BettingState:
         game = self.game
@@ -272,14 +285,14 @@ class BettingState:
             return self
         if acting > 1 and self.round + 1 < game.num_rounds:
             return replace(self, round=self.round + 1, actions=self.actions + ((),),
-                            actors=self.actors + ((),),
-                            min_raise_to=self.max_spent + max(max(game.blinds), 1))
+                           actors=self.actors + ((),),
+                           min_raise_to=self.max_spent + max(max(game.blinds), 1))
         # Fewer than two players can bet (or the last round closed): deal out, show down.
         last = game.num_rounds - 1
         missing = last - self.round
         return replace(self, finished=True, round=last,
-                        actions=self.actions + ((),) * missing,
-                        actors=self.actors + ((),) * missing)
+                       actions=self.actions + ((),) * missing,
+                       actors=self.actors + ((),) * missing)
 
     def _players_called(self) -> int:
         """Players, not all-in, who have called (or made) the round's last bet: `numCalled`."""
@@ -298,9 +311,12 @@ class BettingState:
 
     def betting_string(self) -> str:
         """The betting in the MATCHSTATE form: rounds separated by `/`, e.g. `cc/r250c/`."""
-        no_limit = self.game.no_limit
-        return "/".join("".join(action.encode(no_limit) for action in round_actions)
-                        for round_actions in self.actions)
+        if self._text is None:
+            no_limit = self.game.no_limit
+            text = "/".join("".join(action.encode(no_limit) for action in round_actions)
+                            for round_actions in self.actions)
+            object.__setattr__(self, "_text", text)
+        return self._text
 
     # --- the end of the hand --------------------------------------------------------------------
 
@@ -360,32 +376,52 @@ def parse_betting(game: Game, text: str) -> BettingState:
 
     The string must be exactly the canonical one the server prints for that state; anything else
     (an illegal action, a misplaced `/`, a stray character) raises `ProtocolError` naming it.
+    Parsing is a pure function of (game, text), so results are memoised: within a hand each new
+    line costs only its last action, its prefix having been parsed already.
     """
-    state = BettingState.start(game)
-    for number, match in enumerate(_ACTION_TOKEN.finditer(text), start=1):
-        simple, size, slash, other = match.groups()
-        if slash:
-            continue
-        if other is not None:
-            raise ProtocolError(f"betting {text!r}: unexpected {other!r} at {match.start()}")
-        if state.finished:
-            raise ProtocolError(f"betting {text!r}: action {match.group(0)!r} after the hand ended")
-        if simple:
-            action = Action(simple)
-        elif game.no_limit:
-            if not size or len(size) > 10:
-                raise ProtocolError(f"betting {text!r}: raise {match.group(0)!r} needs a size")
-            action = Action(RAISE, int(size))
-        elif size:
-            raise ProtocolError(f"betting {text!r}: limit raise {match.group(0)!r} has a size")
-        else:
-            action = Action(RAISE)
-        try:
-            state = state.apply(action)
-        except IllegalActionError as error:
-            raise ProtocolError(f"betting {text!r}: {match.group(0)!r} at {match.start()} "
-                                f"is illegal: {error}") from None
+    return _parse_betting(game, text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_betting(game: Game, text: str) -> BettingState:
+    matches = list(_ACTION_TOKEN.finditer(text))
+    last = len(matches) - 1
+    while last >= 0 and matches[last].group(3):  # trailing '/'s belong to the last action
+        last -= 1
+    if last < 0:
+        state = BettingState.start(game)
+        if text and any(match.group(4) is not None for match in matches):
+            bad = next(match for match in matches if match.group(4) is not None)
+            raise ProtocolError(f"betting {text!r}: unexpected {bad.group(4)!r} at {bad.start()}")
+    else:
+        match = matches[last]
+        state = _parse_betting(game, text[:match.start()]) if match.start() else \
+            BettingState.start(game)
+        state = _apply_token(game, state, text, match)
     if state.betting_string() != text:
         raise ProtocolError(f"betting {text!r} is not in the dealer's form "
                             f"{state.betting_string()!r}")
     return state
+
+
+def _apply_token(game: Game, state: BettingState, text: str, match: re.Match) -> BettingState:
+    simple, size, _, other = match.groups()
+    if other is not None:
+        raise ProtocolError(f"betting {text!r}: unexpected {other!r} at {match.start()}")
+    if state.finished:
+        raise ProtocolError(f"betting {text!r}: action {match.group(0)!r} after the hand ended")
+    if simple:
+        action = Action(simple)
+    elif game.no_limit:
+        if not size or len(size) > 10:
+            raise ProtocolError(f"betting {text!r}: raise {match.group(0)!r} needs a size")
+        action = Action(RAISE, int(size))
+    elif size:
+        raise ProtocolError(f"betting {text!r}: limit raise {match.group(0)!r} has a size")
+    else:
+        action = Action(RAISE)
+    try:
+        return state.apply(action)
+    except IllegalActionError as error:
+        raise ProtocolError(f"betting {text!r}: {match.group(0)!r} at {match.start()} "
+                            f"is illegal: {error}") from None

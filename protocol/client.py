@@ -115,6 +115,7 @@ class MatchEvents:
     on_bad_line: Callable[[str, ProtocolError], None] | None = None  # skipped line
     on_bad_decision: Callable[[MatchState, Exception], None] | None = None  # replaced by a call
     answered: int = field(default=0)  # actions sent
+    last_state: MatchState | None = None  # the last well-formed state received
 
 
 def play_match(connection: DealerConnection, game: Game,
@@ -141,6 +142,7 @@ def play_match(connection: DealerConnection, game: Game,
             if events.on_bad_line:
                 events.on_bad_line(line, error)
             continue
+        events.last_state = state
         if state.finished:
             if events.on_hand_end:
                 events.on_hand_end(state)

@@ -195,8 +195,7 @@ class Dealer:
 
     # --- the match --------------------------------------------------------------------------
 
-    def _send(self, seat: int, view: MatchState) -> float:
-        line = view.encode()
+    def _send(self, seat: int, line: str) -> float:
         try:
             self.seats[seat].sendall(line.encode("ascii") + b"\r\n")
         except OSError:
@@ -206,11 +205,13 @@ class Dealer:
             self._err(f"TO {seat + 1} at {time.time():.6f} {line}")
         return sent
 
-    def _read_action(self, seat: int, view: MatchState, sent: float):
-        """The acting seat's action, repaired as the ACPC dealer repairs it."""
+    def _read_action(self, seat: int, view: MatchState, expected: str, sent: float):
+        """The acting seat's action, repaired as the ACPC dealer repairs it.
+
+        `view` is the state sent to the seat, `expected` the line it was sent as.
+        """
         options = self.options
         reader = self.readers[seat]
-        expected = view.encode()
         deadline = sent + options.t_response_ms / 1000  # comments and bad lines do not extend it
         while True:
             try:
@@ -273,10 +274,12 @@ class Dealer:
             sent = 0.0
             for seat in range(players):
                 position = (seat + players - player0_seat) % players
-                sent_at = self._send(seat, view_for(position, hand, state, deal))
+                view = view_for(position, hand, state, deal)
+                line = view.encode()
+                sent_at = self._send(seat, line)
                 if position == acting:
-                    sent = sent_at
-            action = self._read_action(seat_of(acting), view_for(acting, hand, state, deal), sent)
+                    sent, acting_view, acting_line = sent_at, view, line
+            action = self._read_action(seat_of(acting), acting_view, acting_line, sent)
             state = state.apply(action)
         values = state.payoffs(deal.hole_cards, deal.board)
         for position, value in enumerate(values):
@@ -286,7 +289,7 @@ class Dealer:
                   f"{'|'.join(names)}")
         for seat in range(players):
             position = (seat + players - player0_seat) % players
-            self._send(seat, view_for(position, hand, state, deal))
+            self._send(seat, view_for(position, hand, state, deal).encode())
 
     def play(self) -> None:
         """Connect the seats and play every hand (raises `MatchFailed`)."""

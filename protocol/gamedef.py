@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from protocol.errors import GameDefinitionError
@@ -79,11 +80,15 @@ class Game:
         """Board cards visible once round `round_` is dealt."""
         return sum(self.num_board_cards[:round_ + 1])
 
-    @property
+    @cached_property
     def deck(self) -> tuple[int, ...]:
         """The card codes in play: the top `num_ranks` ranks of the last `num_suits` suits."""
         return tuple(rank * 4 + suit for suit in range(MAX_SUITS - self.num_suits, MAX_SUITS)
                      for rank in range(MAX_RANKS - self.num_ranks, MAX_RANKS))
+
+    @cached_property
+    def deck_set(self) -> frozenset[int]:
+        return frozenset(self.deck)
 
     @property
     def is_heads_up_holdem(self) -> bool:

@@ -17,6 +17,7 @@ byte. Anything else raises `ProtocolError` naming the part that is wrong.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -82,7 +83,7 @@ def _number(text: str, line: str, field: str, limit: int) -> int:
     return int(text)
 
 
-def _read_cards(text: str, start: int, most: int, line: str) -> tuple[list[int], int]:
+def _read_cards(text: str, start: int, most: int) -> tuple[list[int], int]:
     """Up to `most` cards from `text[start:]`: (codes, position after them)."""
     cards = []
     while len(cards) < most and start + 2 <= len(text) and text[start:start + 2] in _CARD:
@@ -92,41 +93,52 @@ def _read_cards(text: str, start: int, most: int, line: str) -> tuple[list[int],
 
 
 def parse_cards_field(game: Game, round_: int, text: str, line: str):
-    """(hole cards per position, board) from the cards field of a line in round `round_`."""
+    """(hole cards per position, board) from the cards field of a line in round `round_`.
+
+    Memoised (a pure function): the field repeats on every line of a betting round.
+    """
+    try:
+        return _parse_cards_field(game, round_, text)
+    except ProtocolError as error:
+        raise ProtocolError(f"{line!r}: {error}") from None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_cards_field(game: Game, round_: int, text: str):
     holes: list[tuple[int, ...]] = []
     cursor = 0
     for position in range(game.num_players):
         if position:
             if text[cursor:cursor + 1] != "|":
-                raise ProtocolError(f"{line!r}: cards {text!r}: expected '|' before the hole "
+                raise ProtocolError(f"cards {text!r}: expected '|' before the hole "
                                     f"cards of position {position}")
             cursor += 1
-        cards, cursor = _read_cards(text, cursor, game.num_hole_cards, line)
+        cards, cursor = _read_cards(text, cursor, game.num_hole_cards)
         if cards and len(cards) != game.num_hole_cards:
-            raise ProtocolError(f"{line!r}: cards {text!r}: position {position} has "
+            raise ProtocolError(f"cards {text!r}: position {position} has "
                                 f"{len(cards)} hole cards, expected {game.num_hole_cards}")
         holes.append(tuple(cards))
     board: list[int] = []
     for r in range(round_ + 1):
         if r:
             if text[cursor:cursor + 1] != "/":
-                raise ProtocolError(f"{line!r}: cards {text!r}: expected '/' before the "
+                raise ProtocolError(f"cards {text!r}: expected '/' before the "
                                     f"board cards of round {r}")
             cursor += 1
-        cards, cursor = _read_cards(text, cursor, game.num_board_cards[r], line)
+        cards, cursor = _read_cards(text, cursor, game.num_board_cards[r])
         if len(cards) != game.num_board_cards[r]:
-            raise ProtocolError(f"{line!r}: cards {text!r}: round {r} needs "
+            raise ProtocolError(f"cards {text!r}: round {r} needs "
                                 f"{game.num_board_cards[r]} board cards, found {len(cards)}")
         board.extend(cards)
     if cursor != len(text):
-        raise ProtocolError(f"{line!r}: cards {text!r}: unexpected {text[cursor:]!r}")
+        raise ProtocolError(f"cards {text!r}: unexpected {text[cursor:]!r}")
     every_card = [card for cards in holes for card in cards] + board
     if len(set(every_card)) != len(every_card):
-        raise ProtocolError(f"{line!r}: cards {text!r}: a card appears twice")
-    deck = set(game.deck)
+        raise ProtocolError(f"cards {text!r}: a card appears twice")
+    deck = game.deck_set
     for card in every_card:
         if card not in deck:
-            raise ProtocolError(f"{line!r}: cards {text!r}: {card_text(card)} is not in "
+            raise ProtocolError(f"cards {text!r}: {card_text(card)} is not in "
                                 "this game's deck")
     return tuple(holes), tuple(board)
 

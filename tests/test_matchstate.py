@@ -79,7 +79,8 @@ def test_every_logged_hand_pays_exactly_what_the_dealer_paid(kind):
     ("MATCHSTATE:0:0::7s5s|3c", "position 1 has 1 hole cards, expected 2"),
     ("MATCHSTATE:0:0::|7s5s", "the receiver's own hole cards are missing"),
     ("MATCHSTATE:0:0:q:7s5s|", "unexpected 'q'"),
-    ("MATCHSTATE:0:0:f/c:7s5s|", "after the hand ended"),
+    ("MATCHSTATE:0:0:f/c:7s5s|", "betting 'f/' is not in the dealer's form 'f'"),
+    ("MATCHSTATE:0:0:fc:7s5s|", "action 'c' after the hand ended"),
     ("MATCHSTATE:0:0::7s5s|:c", "is not MATCHSTATE:<position>"),
     ("STATE:0:0::7s5s|", "is not MATCHSTATE:<position>"),
 ])

@@ -1,0 +1,115 @@
+"""The bot at the table: a strategy wired to the protocol client, with a match record.
+
+`Player` times every decision, records each finished hand (its own computation of the result,
+from the final state the dealer sends), writes the optional per-hand log, and summarises the match:
+hands, chips won, mbb/hand, decision latency p50/p99 and ms/hand.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from protocol.betting import Action
+from protocol.client import MatchEvents
+from protocol.errors import ProtocolError
+from protocol.matchstate import MatchState, format_cards_field
+
+
+@dataclass
+class MatchRecord:
+    """What happened in a match, from the bot's side."""
+
+    big_blind: int
+    hands: int = 0
+    chips: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # seconds per decision
+    results: list[tuple[int, float]] = field(default_factory=list)  # (hand, chips)
+    bad_lines: int = 0
+    bad_decisions: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    finished: float | None = None
+    last_state: MatchState | None = None
+
+    @property
+    def seconds(self) -> float:
+        return (self.finished or time.perf_counter()) - self.started
+
+    @property
+    def mbb_per_hand(self) -> float:
+        return 1000 * self.chips / self.big_blind / self.hands if self.hands else 0.0
+
+    def latency_ms(self, quantile: float) -> float:
+        if not self.latencies:
+            return 0.0
+        ordered = sorted(self.latencies)
+        index = min(len(ordered) - 1, max(0, round(quantile * (len(ordered) - 1))))
+        return 1000 * ordered[index]
+
+    def summary(self) -> str:
+        per_hand = 1000 * self.seconds / self.hands if self.hands else 0.0
+        median = 1000 * statistics.median(self.latencies) if self.latencies else 0.0
+        chips = f"{self.chips:+,.0f}" if self.chips == int(self.chips) else f"{self.chips:+,.2f}"
+        text = (f"{self.hands} hands, {chips} chips, {self.mbb_per_hand:+.1f} mbb/hand; "
+                f"{len(self.latencies)} decisions, latency p50 {median:.3f} ms, "
+                f"p99 {self.latency_ms(0.99):.3f} ms; {per_hand:.2f} ms/hand")
+        if self.bad_lines or self.bad_decisions:
+            text += f"; {self.bad_lines} malformed lines skipped, {self.bad_decisions} bad decisions"
+        return text
+
+
+class Player:
+    """Glue between a strategy and `protocol.client.play_match`."""
+
+    def __init__(self, strategy, big_blind: int, log_file: TextIO | None = None,
+                 warn: TextIO | None = None):
+        self.strategy = strategy
+        self.record = MatchRecord(big_blind)
+        self.log_file = log_file
+        self.warn = warn
+        if log_file is not None:
+            log_file.write("# hand position cards betting result\n")
+
+    def decide(self, state: MatchState) -> Action:
+        started = time.perf_counter()
+        action = self.strategy.act(state)
+        self.record.latencies.append(time.perf_counter() - started)
+        self.record.last_state = state
+        return action
+
+    def hand_ended(self, state: MatchState) -> None:
+        record = self.record
+        record.last_state = state
+        try:
+            result = state.payoffs()[state.position]
+        except ProtocolError as error:  # a final state without the cards a showdown needs
+            self._warning(f"hand {state.hand}: cannot score: {error}")
+            return
+        record.hands += 1
+        record.chips += result
+        record.results.append((state.hand, result))
+        if self.log_file is not None:
+            cards = format_cards_field(state.game, state.betting.round, state.hole_cards,
+                                       state.board)
+            self.log_file.write(f"{state.hand} {state.position} {cards} "
+                                f"{state.betting.betting_string()} {result:+.10g}\n")
+
+    def bad_line(self, line: str, error: ProtocolError) -> None:
+        self.record.bad_lines += 1
+        self._warning(f"skipped a malformed line: {error}")
+
+    def bad_decision(self, state: MatchState, error: Exception) -> None:
+        self.record.bad_decisions += 1
+        self._warning(f"hand {state.hand}: the strategy failed ({type(error).__name__}: "
+                      f"{error}); checked/called instead")
+
+    def _warning(self, text: str) -> None:
+        if self.warn is not None:
+            self.warn.write(f"gambler: warning: {text}\n")
+            self.warn.flush()
+
+    def events(self) -> MatchEvents:
+        return MatchEvents(on_hand_end=self.hand_ended, on_bad_line=self.bad_line,
+                           on_bad_decision=self.bad_decision)

@@ -1,0 +1,124 @@
+"""Strategies: something that turns a `MatchState` into an action.
+
+* `ProfileStrategy`: the four-mode automaton with a parameter profile; v comes from the evaluator
+  (exact by default, Monte Carlo with `samples`), once per betting round.
+* Baselines, usable wherever a profile is accepted, by name: `call` (always check/call), `raise`
+  (the minimum raise when legal, else call), `allin` (all in when legal, else call) and `random`
+  (the ACPC example player's mix: fold 0.06, call 0.47, raise 0.47 with a uniform size, the
+  probabilities of illegal actions dropped and the rest renormalised; seeded).
+
+`load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.automaton import RoundPlan, choose_action, plan_round
+from bot.params import Profile, load_profile
+from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
+from protocol.matchstate import MatchState
+
+BASELINES = ("call", "raise", "allin", "random")
+EXAMPLE_PLAYER_MIX = (0.06, 0.47, 0.47)  # fold, call, raise
+
+
+class CallStrategy:
+    name = "call"
+
+    def act(self, state: MatchState) -> Action:
+        return CALL_ACTION
+
+
+class MinRaiseStrategy:
+    name = "raise"
+
+    def act(self, state: MatchState) -> Action:
+        legal = state.betting.legal_actions()
+        return raise_to(legal.min_raise_to) if legal.can_raise else CALL_ACTION
+
+
+class AllInStrategy:
+    name = "allin"
+
+    def act(self, state: MatchState) -> Action:
+        legal = state.betting.legal_actions()
+        return raise_to(legal.max_raise_to) if legal.can_raise else CALL_ACTION
+
+
+class RandomStrategy:
+    """The ACPC example player's random mix, from a seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, state: MatchState) -> Action:
+        legal = state.betting.legal_actions()
+        fold, call, raise_ = EXAMPLE_PLAYER_MIX
+        weights = (fold if legal.can_fold else 0.0, call, raise_ if legal.can_raise else 0.0)
+        roll = self.rng.random() * sum(weights)
+        if roll < weights[0]:
+            return FOLD_ACTION
+        if roll < weights[0] + weights[1]:
+            return CALL_ACTION
+        return raise_to(self.rng.randint(legal.min_raise_to, legal.max_raise_to))
+
+
+def exact_win_rate(hole, board) -> float:
+    from evaluator import win_rate
+    return win_rate(hole, board).v
+
+
+class ProfileStrategy:
+    """The automaton playing `profile`; `win_rate(hole, board, hand, round)` gives v."""
+
+    def __init__(self, profile: Profile, win_rate: Callable[..., float] | None = None):
+        self.profile = profile
+        self.name = profile.name or "profile"
+        self.win_rate = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
+        self._plan_key: tuple | None = None
+        self._plan: RoundPlan | None = None
+        self.plans_made = 0
+
+    def plan_for(self, state: MatchState) -> RoundPlan:
+        """The round's plan, made at the first decision of the round and then kept."""
+        round_ = state.betting.round
+        key = (state.hand, round_, state.position, state.our_hole)
+        if key != self._plan_key:
+            hole = state.our_hole
+            v = self.win_rate(hole, state.board, state.hand, round_)
+            self._plan = plan_round(self.profile.rounds[round_], v)
+            self._plan_key = key
+            self.plans_made += 1
+        return self._plan
+
+    def act(self, state: MatchState) -> Action:
+        return choose_action(self.plan_for(state), state.betting)
+
+
+def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
+    """Monte Carlo v with `samples` deals, seeded by (seed, hand, round): reproducible."""
+    from evaluator import win_rate
+
+    def rate(hole, board, hand, round_):
+        stream = (seed * 1_000_003 + hand * 4 + round_) % (2**63)
+        return win_rate(hole, board, samples=samples, seed=stream).v
+    return rate
+
+
+def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
+    """A baseline by name, or the automaton with a profile (a path or a shipped name)."""
+    if spec == "call":
+        return CallStrategy()
+    if spec == "raise":
+        return MinRaiseStrategy()
+    if spec == "allin":
+        return AllInStrategy()
+    if spec == "random":
+        return RandomStrategy(seed)
+    profile = load_profile(spec)
+    rate = sampled_win_rate(samples, seed) if samples else None
+    return ProfileStrategy(profile, rate)
