@@ -1,0 +1,93 @@
+"""The four-mode automaton: every mode and boundary, and legality over random states."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from acpc_support import LIMIT, NOLIMIT
+from bot.automaton import (BET_TO_END, GIVE_UP, RAISE_TO, WAIT_AND_SEE, RoundPlan, choose_action,
+                           mode_for, plan_round)
+from bot.params import load_profile
+from protocol import BettingState, load_game, parse_betting, raise_to
+from protocol.betting import Action
+
+NL = load_game(NOLIMIT)
+
+
+def act(mode, call_limit, raise_target, betting):
+    plan = RoundPlan(mode, 0.0, call_limit, raise_target)
+    return str(choose_action(plan, parse_betting(NL, betting)))
+
+
+# (mode, U, T, betting so far, expected action). Positions: "" = small blind facing the big
+# blind's 100; "c" = big blind, nothing owed; "r300" = big blind facing 300; "cc/" = first to act
+# on the flop; "r20000" = big blind facing an all-in.
+TABLE = [
+    (GIVE_UP, 10**6, 10**6, "", "f"),            # facing a bet: fold, whatever U
+    (GIVE_UP, 0, 0, "c", "c"),                   # nothing owed: check, never fold
+    (GIVE_UP, 0, 0, "cc/", "c"),
+    (WAIT_AND_SEE, 300, 0, "r300", "c"),         # O = U: call (fold only when O > U)
+    (WAIT_AND_SEE, 299, 0, "r300", "f"),         # O > U: fold
+    (WAIT_AND_SEE, -50, 0, "c", "c"),            # nothing owed: check even with U < O
+    (WAIT_AND_SEE, 20000, 0, "r20000", "c"),     # call an all-in within U
+    (RAISE_TO, 299, 5000, "r300", "f"),          # O > U: fold before any raise
+    (RAISE_TO, 300, 500, "r300", "r500"),        # min raise-to 500 = T: raise to T
+    (RAISE_TO, 300, 499, "r300", "c"),           # min raise-to 500 > T: call
+    (RAISE_TO, 300, 90000, "r300", "r20000"),    # T above the stack: all in
+    (RAISE_TO, 0, 1000, "cc/", "r1000"),         # not facing: raise to T
+    (RAISE_TO, 0, 150, "cc/", "c"),              # min raise-to 200 > T: check
+    (RAISE_TO, 20000, 30000, "r20000", "c"),     # no raise is legal: call
+    (BET_TO_END, -10**6, 800, "r300", "r800"),   # O < T: raise to T; never fold despite U
+    (BET_TO_END, 0, 300, "r300", "r600"),        # O = T: twice O
+    (BET_TO_END, 0, 100, "r300", "r600"),        # O > T: twice O
+    (BET_TO_END, 0, 0, "r300r1000r4000", "r8000"),
+    (BET_TO_END, 0, 0, "r300r1000r4000r12000", "r20000"),  # 2 O above the stack: all in
+    (BET_TO_END, 0, 150, "c", "r200"),           # O = 100 < T = 150 < min 200: the minimum
+    (BET_TO_END, -1, -1, "r20000", "c"),         # facing all-in: call, never fold
+]
+
+
+@pytest.mark.parametrize("mode, call_limit, raise_target, betting, expected", TABLE)
+def test_each_mode_and_boundary(mode, call_limit, raise_target, betting, expected):
+    assert act(mode, call_limit, raise_target, betting) == expected
+
+
+def test_modes_switch_exactly_at_the_thresholds():
+    thresholds = (-0.1, 0.2, 0.5)
+    assert [mode_for(thresholds, v) for v in (-0.1000001, -0.1, 0.1999999, 0.2, 0.4999, 0.5)] \
+        == [GIVE_UP, WAIT_AND_SEE, WAIT_AND_SEE, RAISE_TO, RAISE_TO, BET_TO_END]
+
+
+def test_plans_use_the_rounds_polynomials():
+    seed = load_profile("seed")
+    plan = plan_round(seed.rounds[3], 0.3)  # river: y = 0.117 <= 0.3 < z = 0.486
+    assert plan.mode == RAISE_TO
+    assert plan.call_limit == int(4270.02 + 19267.1 * 0.3 + 948.997 * 0.09 - 491.894 * 0.027)
+    assert plan.raise_target == int(254.358 + 19795.7 * 0.3 + 368.699 * 0.09 - 656.29 * 0.027)
+
+
+@st.composite
+def random_states(draw, game):
+    state = BettingState.start(game)
+    for _ in range(draw(st.integers(0, 12))):
+        legal = state.legal_actions()
+        choices = ["c"] + (["f"] if legal.can_fold else []) + (["r"] if legal.can_raise else [])
+        kind = draw(st.sampled_from(choices))
+        action = raise_to(draw(st.integers(legal.min_raise_to, legal.max_raise_to))) \
+            if kind == "r" else Action(kind)
+        after = state.apply(action)
+        if after.finished:
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("game", [NL, load_game(LIMIT)], ids=["nolimit", "limit"])
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), mode=st.integers(0, 3), call_limit=st.integers(-30000, 60000),
+       raise_target=st.integers(-30000, 60000))
+def test_the_action_is_always_legal(game, data, mode, call_limit, raise_target):
+    state = data.draw(random_states(game))
+    action = choose_action(RoundPlan(mode, 0.0, call_limit, raise_target), state)
+    assert state.check_legal(action).kind == action.kind  # raises if illegal
+    if action.kind == "f":
+        assert state.legal_actions().can_fold and mode != BET_TO_END

@@ -1,0 +1,170 @@
+"""The bot at the table: baselines, and `gambler` against `gambler-dealer` over loopback."""
+
+import socket
+import subprocess
+import sys
+import threading
+from collections import Counter
+
+import pytest
+
+from acpc_support import NOLIMIT
+from bot.strategies import RandomStrategy, load_strategy
+from protocol import load_game, parse_betting, parse_matchstate
+from protocol.client import LineReader
+from protocol.matchstate import parse_cards_field
+
+GAME = load_game(NOLIMIT)
+
+
+def state(line):
+    return parse_matchstate(GAME, line)
+
+
+def test_baselines():
+    facing = state("MATCHSTATE:0:0:r300:7s5s|")
+    assert str(load_strategy("call").act(facing)) == "c"
+    assert str(load_strategy("raise").act(facing)) == "r500"
+    assert str(load_strategy("allin").act(facing)) == "r20000"
+    all_in = state("MATCHSTATE:0:0:r20000:7s5s|")
+    assert [str(load_strategy(name).act(all_in)) for name in ("raise", "allin")] == ["c", "c"]
+
+
+def test_random_baseline_mix_and_renormalisation():
+    player = RandomStrategy(seed=1)
+    facing = state("MATCHSTATE:0:0:r300:7s5s|")   # fold, call and raise all legal
+    free = state("MATCHSTATE:0:0:c:7s5s|")        # no fold: call 0.5, raise 0.5
+    counts = Counter(player.act(facing).kind for _ in range(20000))
+    assert abs(counts["f"] / 20000 - 0.06) < 0.01 and abs(counts["c"] / 20000 - 0.47) < 0.02
+    counts = Counter(player.act(free).kind for _ in range(20000))
+    assert counts["f"] == 0 and abs(counts["c"] / 20000 - 0.5) < 0.02
+    sizes = [player.act(facing).raise_to for _ in range(3000)]
+    sizes = [size for size in sizes if size]
+    assert min(sizes) >= 500 and max(sizes) <= 20000 and max(sizes) - min(sizes) > 15000
+    again, other = RandomStrategy(seed=1), RandomStrategy(seed=1)
+    assert [str(again.act(facing)) for _ in range(50)] == [str(other.act(facing)) for _ in range(50)]
+
+
+def test_profile_strategy_keeps_its_plan_for_the_round():
+    strategy = load_strategy("seed")
+    first = state("MATCHSTATE:0:4:cc/:AsKh|/AhKd2c")
+    plan = strategy.plan_for(first)
+    later = state("MATCHSTATE:0:4:cc/r400r1200:AsKh|/AhKd2c")
+    assert strategy.plan_for(later) is plan and strategy.plans_made == 1
+    strategy.plan_for(state("MATCHSTATE:0:4:cc/r400c/:AsKh|/AhKd2c/3s"))  # the turn: a new plan
+    assert strategy.plans_made == 2
+
+
+def gambler(*args):
+    return [sys.executable, "-m", "bot.cli", *args]
+
+
+def run_match(tmp_path, first, second, hands=300, seed=5):
+    errors = open(tmp_path / "dealer.err", "w")  # a file: a full pipe would stall the dealer
+    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
+                               str(hands), str(seed), "one", "two", "-q"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=errors, text=True)
+    ports = dealer.stdout.readline().split()
+    bots = [subprocess.Popen(gambler("127.0.0.1", port, "--params", params, "--log",
+                                     str(tmp_path / f"bot{seat}.txt")),
+                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+            for seat, (port, params) in enumerate(zip(ports, (first, second)))]
+    outputs = [bot.communicate(timeout=300) for bot in bots]
+    dealer_out, _ = dealer.communicate(timeout=60)
+    errors.close()
+    return dealer, dealer_out, (tmp_path / "dealer.err").read_text(), bots, outputs
+
+
+@pytest.mark.parametrize("first, second", [("seed", "random"), ("default", "default")])
+def test_bot_plays_whole_matches_legally_and_scores_them_like_the_dealer(tmp_path, first, second):
+    dealer, out, err, bots, outputs = run_match(tmp_path, first, second)
+    assert dealer.returncode == 0 and all(bot.returncode == 0 for bot in bots), (err, outputs)
+    assert "WARNING" not in err  # no repaired or invalid action
+    logged = [line.split(":") for line in (tmp_path / "m.log").read_text().splitlines()
+              if line.startswith("STATE:")]
+    assert len(logged) == 300
+    for seat in range(2):
+        rows = [line.split() for line in (tmp_path / f"bot{seat}.txt").read_text().splitlines()
+                if not line.startswith("#")]
+        assert len(rows) == 300
+        for (hand, position, cards, betting, result), state_line in zip(rows, logged):
+            assert (int(hand), betting) == (int(state_line[1]), state_line[2])
+            assert float(result) == float(state_line[4].split("|")[int(position)])
+        summary = outputs[seat][1].strip().splitlines()[-1]
+        assert summary.startswith("gambler: 300 hands,") and "latency p50" in summary
+    score = out.strip().splitlines()[-1]
+    total_one = sum(float(row[4].split("|")[row[5].split("|").index("one")]) for row in logged)
+    assert score.startswith(f"SCORE:{total_one:g}|")
+
+
+def test_connection_refused_is_one_line_and_exit_1():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run(gambler("127.0.0.1", str(port)), capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"gambler: error: cannot connect to 127.0.0.1:{port}: Connection refused"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "tests/data/acpc/games/holdem.nolimit.3p.game"], "gambler plays heads-up hold'em"),
+    (["--params", "nosuch"], "no profile file 'nosuch'"),
+    (["--samples", "0"], "--samples"),
+])
+def test_bad_options_are_refused_at_start(args, message):
+    result = subprocess.run(gambler("127.0.0.1", "9", *args), capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode != 0 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+class OneShotDealer:
+    """Accepts the bot, reads VERSION, sends `lines`, records the answers, then hangs up."""
+
+    def __init__(self, lines):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.answers = []
+        self.thread = threading.Thread(target=self.serve, args=(lines,), daemon=True)
+        self.thread.start()
+
+    def serve(self, lines):
+        connection, _ = self.server.accept()
+        reader = LineReader(connection)
+        self.version = reader.read_line(timeout=60)
+        for line in lines:
+            connection.sendall(line.encode() + b"\r\n")
+            if line.startswith("MATCHSTATE"):
+                try:
+                    if parse_matchstate(GAME, line).is_our_turn:
+                        self.answers.append(reader.read_line(timeout=60))
+                except Exception:
+                    pass
+        connection.close()
+        self.server.close()
+
+
+def test_malformed_lines_are_skipped_and_a_clean_close_exits_0():
+    dealer = OneShotDealer(["MATCHSTATE:0:0:cc/:7s5s|/AhKh",       # malformed: skipped
+                            "MATCHSTATE:0:0:c:AsAh|",              # our turn
+                            "MATCHSTATE:0:0:cc/cc/cc/cc:AsAh|2c3d/KdQs7h/4c/9s"])  # hand over
+    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--params", "seed"),
+                            capture_output=True, text=True, timeout=120)
+    dealer.thread.join(10)
+    assert result.returncode == 0, result.stderr
+    assert dealer.version == "VERSION:2.0.0"
+    assert dealer.answers == ["MATCHSTATE:0:0:c:AsAh|:r1341"]  # aces raise (seed, preflop)
+    assert "warning: skipped a malformed line" in result.stderr
+    assert "1 hands, +100 chips, +1000.0 mbb/hand" in result.stderr
+
+
+def test_losing_the_dealer_mid_hand_exits_1():
+    dealer = OneShotDealer(["MATCHSTATE:0:0:c:AsAh|"])
+    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--quiet"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == \
+        "gambler: error: the connection was lost during hand 0"

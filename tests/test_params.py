@@ -1,0 +1,82 @@
+"""Parameter profiles: the shipped ones hold the seed's numbers; bad files get one clear message."""
+
+import pytest
+
+from bot.params import (ROUNDS, Profile, ProfileError, load_profile, parse_profile, save_profile,
+                        shipped_profile_names)
+
+
+def test_shipped_profiles():
+    assert {"default", "seed", "handmade"} <= set(shipped_profile_names())
+    seed = load_profile("seed")
+    assert seed.rounds[0].thresholds == (-0.0113425, 0.0426328, 0.284467)
+    assert seed.rounds[1].call == (403.424, 3932.59, -167.904, 29.4301)
+    assert seed.rounds[2].raise_ == (410.354, 9922.06, 1146.19, -1102.27)
+    assert seed.rounds[3].thresholds == (-0.329114, 0.117276, 0.486182)
+    assert seed.rounds[3].raise_ == (254.358, 19795.7, 368.699, -656.29)
+    handmade = load_profile("handmade")
+    assert [r.thresholds for r in handmade.rounds] == [(0, 0.05, 0.2), (-0.1, 0.15, 0.3),
+                                                       (-0.2, 0.2, 0.4), (-0.4, 0.3, 0.4)]
+    assert [r.call for r in handmade.rounds] == [(200, 2500, 0, 0), (540, 5000, 0, 0),
+                                                 (1380, 6600, 0, 0), (4000, 20000, 0, 0)]
+    assert [r.raise_[:2] for r in handmade.rounds] == [(125, 2500), (125, 5000), (125, 10000),
+                                                       (125, 20000)]
+    assert len(seed.as_vector()) == 44 and Profile.from_vector(seed.as_vector()).rounds == seed.rounds
+
+
+def test_cubics_truncate_toward_zero():
+    flop = load_profile("seed").rounds[1]
+    v = 0.5
+    p = 403.424 + 3932.59 * v - 167.904 * v**2 + 29.4301 * v**3   # 2331.42...
+    assert flop.call_limit(v) == int(p) == 2331
+    preflop = load_profile("seed").rounds[0]
+    q = -689.149 + 2251.45 * -0.1 + 428.701 * 0.01 + 666.427 * -0.001  # -910.7...: toward zero
+    assert preflop.raise_target(-0.1) == int(q) == -910
+
+
+def test_yaml_round_trip(tmp_path):
+    seed = load_profile("seed")
+    save_profile(seed, tmp_path / "copy.yaml")
+    again = load_profile(tmp_path / "copy.yaml")
+    assert again == seed and again.name == "seed"
+
+
+GOOD = load_profile("handmade").to_yaml()
+
+
+def changed(old: str, new: str) -> str:
+    assert old in GOOD, old
+    return GOOD.replace(old, new, 1)
+
+
+@pytest.mark.parametrize("text, message", [
+    (changed("river:", "riverr:"), r"mine.yaml: unknown key 'riverr'"),
+    (GOOD.split("river:")[0], r"mine.yaml: round 'river' is missing"),
+    (changed("thresholds: [-0.1, 0.15, 0.3]", "thresholds: [-0.1, 0.15]"),
+     r"mine.yaml: flop.thresholds: expected 3 numbers, found 2"),
+    (changed("thresholds: [-0.1, 0.15, 0.3]", "thresholds: [0.3, 0.15, -0.1]"),
+     r"mine.yaml: flop.thresholds: \[0.3, 0.15, -0.1\] must be ascending"),
+    (changed("call: [540.0, 5000.0, 0.0, 0.0]", "call: [540.0, lots, 0.0, 0.0]"),
+     r"mine.yaml: flop.call\[1\]: 'lots' is not a number"),
+    (changed("call: [540.0, 5000.0, 0.0, 0.0]", "call: [540.0, .nan, 0.0, 0.0]"),
+     r"mine.yaml: flop.call\[1\]: nan is not finite"),
+    (changed("call: [540.0, 5000.0, 0.0, 0.0]", "calls: [540.0, 5000.0, 0.0, 0.0]"),
+     r"mine.yaml: flop: unknown key 'calls'"),
+    (changed("  raise: [125.0, 5000.0, 0.0, 0.0]\n", ""), r"mine.yaml: flop.raise is missing"),
+    (changed("flop:\n", "flop:\n  call: [1, 2, 3, 4]\n"), r"key 'call' appears twice"),
+    ("preflop: [1, 2", r"mine.yaml:1: not valid YAML"),
+    ("- 1\n- 2\n", r"mine.yaml: expected a mapping"),
+    (changed("name: handmade", "name: [1]"), r"mine.yaml: name: expected text"),
+])
+def test_bad_profiles_name_the_file_and_field(text, message):
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text, source="mine.yaml")
+
+
+def test_unknown_profile_name_lists_the_shipped_ones():
+    with pytest.raises(ProfileError, match=r"no profile file 'nosuch'.*default.*handmade.*seed"):
+        load_profile("nosuch")
+
+
+def test_rounds_in_order():
+    assert ROUNDS == ("preflop", "flop", "turn", "river")
