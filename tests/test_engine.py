@@ -1,0 +1,133 @@
+"""The fast engine plays exactly the protocol's rules and the bot's automaton."""
+
+import numpy as np
+import pytest
+
+from acpc_support import LIMIT, NOLIMIT
+from bot.params import load_profile
+from bot.strategies import ProfileStrategy, load_strategy
+from protocol import BettingState, load_game
+from protocol.betting import Action
+from protocol.matchstate import MatchState
+from training.deals import compute_deal_set, deal_cards
+from training.engine import (CALL_CODE, FOLD_CODE, encode_rules, encode_strategy, play_deals,
+                             play_deals_parallel, play_hand)
+from evaluator.rng import stream_seed
+
+NL = load_game(NOLIMIT)
+
+
+@pytest.fixture(scope="module")
+def deals():
+    return compute_deal_set(seed=3, first_deal=0, count=300)
+
+
+def python_hand(game, strategies, v, deal):
+    """The same hand through `BettingState` and the bot's strategies (v looked up)."""
+    state = BettingState.start(game)
+    board = tuple(int(card) for card in deal.boards)
+    holes = tuple(tuple(int(card) for card in hole) for hole in deal.holes)
+    while not state.finished:
+        player = state.current_player
+        view = MatchState(player, 0, state, tuple(holes[p] if p == player else ()
+                                                  for p in range(2)),
+                          board[:state.board_cards_visible])
+        state = state.apply(strategies[player].act(view))
+    return state, state.payoffs(holes, board)
+
+
+def profile_strategy(name, v_of_deal):
+    return ProfileStrategy(load_profile(name),
+                           lambda hole, board, hand, round_: v_of_deal[hole][round_])
+
+
+@pytest.mark.parametrize("pair", [("seed", "handmade"), ("handmade", "seed"), ("seed", "call"),
+                                  ("allin", "seed"), ("raise", "handmade"), ("seed", "seed")])
+def test_engine_hands_equal_python_hands(deals, pair):
+    rules = encode_rules(NL)
+    kinds = np.array([encode_strategy(load_profile(n) if n in ("seed", "handmade") else n)[0]
+                      for n in pair])
+    params = np.array([encode_strategy(load_profile(n) if n in ("seed", "handmade") else n)[1]
+                       for n in pair])
+    for i in range(len(deals)):
+        deal = deals.slice(i, i + 1)
+        v_of_hole = {tuple(int(c) for c in deal.holes[0, p]): deal.v[0, p] for p in range(2)}
+        strategies = [profile_strategy(name, v_of_hole) if name in ("seed", "handmade")
+                      else load_strategy(name) for name in pair]
+        state, payoffs = python_hand(NL, strategies, v_of_hole,
+                                     type("D", (), {"holes": deal.holes[0],
+                                                    "boards": deal.boards[0]}))
+        trace = np.full((64, 3), -1, dtype=np.int64)
+        ours, _ = play_hand(rules, kinds, params, deal.v[0], deal.outcomes[0],
+                            np.uint64(stream_seed(0, i)), trace)
+        actions = [record for record in trace if record[0] >= 0]
+        replay = BettingState.start(NL)
+        for _, code, amount in actions:
+            replay = replay.apply(Action("f") if code == FOLD_CODE else
+                                  Action("c") if code == CALL_CODE else Action("r", int(amount)))
+        assert replay.betting_string() == state.betting_string(), i
+        assert ours == payoffs[0], i
+
+
+def test_duplicate_pairs_cancel_and_workers_do_not_matter(deals):
+    rules = encode_rules(NL)
+    ka, pa = encode_strategy(load_profile("seed"))
+    serial = np.zeros((len(deals), 2), dtype=np.int64)
+    play_deals(rules, ka, pa, ka, pa, deals.v, deals.outcomes, 5, deals.first_deal, serial)
+    assert (serial.sum(axis=1) == 0).all()  # the same strategy on both sides: every pair cancels
+    kb, pb = encode_strategy("random")
+    whole = np.zeros((len(deals), 2), dtype=np.int64)
+    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 5, deals.first_deal, whole)
+    parts = np.zeros((len(deals), 2), dtype=np.int64)
+    for start in range(0, len(deals), 70):  # any split gives the same results
+        part = deals.slice(start, start + 70)
+        play_deals(rules, ka, pa, kb, pb, part.v, part.outcomes, 5, part.first_deal,
+                   parts[start:start + 70])
+    threaded = np.zeros((len(deals), 2), dtype=np.int64)
+    play_deals_parallel(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 5, deals.first_deal,
+                        threaded)
+    np.testing.assert_array_equal(whole, parts)
+    np.testing.assert_array_equal(whole, threaded)
+
+
+def test_chips_are_conserved_and_bounded(deals):
+    """The same hand seen from either strategy is zero-sum; no hand exceeds the stacks."""
+    rules = encode_rules(NL)
+    ka, pa = encode_strategy(load_profile("seed"))
+    kb, pb = encode_strategy("allin")
+    a_first = np.zeros((len(deals), 2), dtype=np.int64)
+    b_first = np.zeros((len(deals), 2), dtype=np.int64)
+    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 9, 0, a_first)
+    play_deals(rules, kb, pb, ka, pa, deals.v, deals.outcomes, 9, 0, b_first)
+    # Hand 1 of (A, B) is hand 2 of (B, A): A at position 0, B at position 1.
+    np.testing.assert_array_equal(a_first[:, 0], -b_first[:, 1])
+    np.testing.assert_array_equal(a_first[:, 1], -b_first[:, 0])
+    assert np.abs(a_first).max() <= 20000 and (np.abs(a_first) == 20000).any()
+
+
+def test_limit_games_follow_the_rules_too():
+    game = load_game(LIMIT)
+    rules = encode_rules(game)
+    deals = compute_deal_set(seed=4, first_deal=0, count=60)
+    kinds = np.array([encode_strategy("raise")[0], encode_strategy("random")[0]])
+    params = np.zeros((2, 44))
+    for i in range(len(deals)):
+        trace = np.full((64, 3), -1, dtype=np.int64)
+        payoff, _ = play_hand(rules, kinds, params, deals.v[i], deals.outcomes[i],
+                              np.uint64(stream_seed(1, i)), trace)
+        state = BettingState.start(game)
+        for _, code, amount in [record for record in trace if record[0] >= 0]:
+            state = state.apply(Action("f") if code == FOLD_CODE else Action("c")
+                                if code == CALL_CODE else Action("r"))
+        assert state.finished
+        holes = [tuple(int(c) for c in deals.holes[i, p]) for p in range(2)]
+        assert payoff == state.payoffs(holes, tuple(int(c) for c in deals.boards[i]))[0]
+
+
+def test_deals_depend_only_on_seed_and_index():
+    holes, boards = deal_cards(11, 0, 50)
+    later_holes, later_boards = deal_cards(11, 20, 30)
+    np.testing.assert_array_equal(holes[20:], later_holes)
+    np.testing.assert_array_equal(boards[20:], later_boards)
+    every = np.concatenate([holes.reshape(50, 4), boards], axis=1)
+    assert all(len(set(row)) == 9 for row in every.tolist())

@@ -1,0 +1,147 @@
+"""Deal sets: the cards of many heads-up hold'em hands, with everything that depends only on them.
+
+A deal is two hole cards per position and a five-card board. Deal i of a seed is drawn from its
+own SplitMix64 stream (`stream_seed(seed, i)`), so any range of a deal set can be regenerated on
+its own. Because neither depends on how anyone plays, a deal set also carries
+
+* `v[i, p, r]`: the win rate W - L of position p's hole cards on round r's board (r = 0 preflop
+  .. 3 river), exact by default (the evaluator's preflop table and enumeration), or Monte Carlo
+  with a fixed number of samples and the deal set's seed;
+* `outcomes[i]`: +1 if position 0 wins the showdown, -1 if position 1 does, 0 for a split.
+
+Computing v costs about 3 ms a deal exact (almost all of it the two flops), so deal sets are
+cached on disk (`~/.cache/gambler/deals/`, or `$GAMBLER_DEALS`) and reused by every match and
+every training run that asks for the same seed, range and method.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import uint64
+
+from evaluator.hand_rank import rank_hands_unchecked
+from evaluator.rates import win_rates
+from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from evaluator.showdown import _draw
+from gambler.jit import njit
+
+CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
+
+
+@njit
+def _deal_cards(seed, first_deal, holes, boards):
+    """Deal i: nine cards by a partial Fisher-Yates shuffle of a fresh deck, from stream i."""
+    cards = np.empty(9, dtype=np.uint8)
+    for i in range(holes.shape[0]):
+        deck = np.arange(52).astype(np.uint8)
+        state = stream_seed(seed, first_deal + i)
+        top = uint64(52)
+        for k in range(9):
+            state = state + GOLDEN_GAMMA
+            card, top = _draw(deck, top, mix64(state) >> uint64(32))
+            cards[k] = card
+        holes[i, 0, 0], holes[i, 0, 1] = cards[0], cards[1]
+        holes[i, 1, 0], holes[i, 1, 1] = cards[2], cards[3]
+        for k in range(5):
+            boards[i, k] = cards[4 + k]
+
+
+def deal_cards(seed: int, first_deal: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(holes uint8[n, 2, 2], boards uint8[n, 5]) for deals first_deal .. first_deal + n - 1."""
+    holes = np.empty((count, 2, 2), dtype=np.uint8)
+    boards = np.empty((count, 5), dtype=np.uint8)
+    _deal_cards(seed, first_deal, holes, boards)
+    return holes, boards
+
+
+@dataclass(frozen=True)
+class DealSet:
+    """Deals `first_deal .. first_deal + len - 1` of `seed`, with their win rates and outcomes."""
+
+    seed: int
+    first_deal: int
+    method: str                 # "exact" or "mc<samples>"
+    holes: np.ndarray           # uint8[n, 2, 2]
+    boards: np.ndarray          # uint8[n, 5]
+    v: np.ndarray               # float64[n, 2, 4]
+    outcomes: np.ndarray        # int8[n]
+
+    def __len__(self) -> int:
+        return self.outcomes.shape[0]
+
+    @property
+    def key(self) -> str:
+        return f"s{self.seed}-d{self.first_deal}-n{len(self)}-{self.method}"
+
+    def slice(self, start: int, stop: int) -> DealSet:
+        return DealSet(self.seed, self.first_deal + start, self.method, self.holes[start:stop],
+                       self.boards[start:stop], self.v[start:stop], self.outcomes[start:stop])
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
+        np.savez(temporary, seed=self.seed, first_deal=self.first_deal, method=self.method,
+                 holes=self.holes, boards=self.boards, v=self.v, outcomes=self.outcomes)
+        temporary.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> DealSet:
+        with np.load(path) as data:
+            return cls(int(data["seed"]), int(data["first_deal"]), str(data["method"]),
+                       data["holes"], data["boards"], data["v"], data["outcomes"])
+
+
+def deals_cache_dir() -> Path:
+    if os.environ.get("GAMBLER_DEALS"):
+        return Path(os.environ["GAMBLER_DEALS"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gambler" / "deals"
+
+
+def _method_name(samples: int | None) -> str:
+    return "exact" if samples is None else f"mc{samples}"
+
+
+def compute_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
+                     progress: Callable[[int], None] | None = None) -> DealSet:
+    """Deal the cards and compute v and the outcomes (all cores, numba threads)."""
+    holes, boards = deal_cards(seed, first_deal, count)
+    v = np.empty((count, 2, 4), dtype=np.float64)
+    for start in range(0, count, CHUNK):
+        stop = min(count, start + CHUNK)
+        rows = stop - start
+        # Every (deal, position, street) row: hole and board prefix of 0, 3, 4 or 5 cards.
+        row_holes = np.repeat(holes[start:stop].reshape(rows * 2, 2), 4, axis=0)
+        row_boards = np.repeat(np.repeat(boards[start:stop], 2, axis=0), 4, axis=0)
+        sizes = np.tile(np.array([0, 3, 4, 5]), rows * 2)
+        rates = win_rates(row_holes, row_boards, board_sizes=sizes, samples=samples,
+                          seed=seed * 7919 + first_deal + start)
+        v[start:stop] = rates.v.reshape(rows, 2, 4)
+        if progress is not None:
+            progress(rows)
+    seven = np.concatenate([holes.reshape(count * 2, 2), np.repeat(boards, 2, axis=0)], axis=1)
+    values = rank_hands_unchecked(seven).astype(np.int64).reshape(count, 2)
+    outcomes = np.sign(values[:, 0] - values[:, 1]).astype(np.int8)
+    return DealSet(seed, first_deal, _method_name(samples), holes, boards, v, outcomes)
+
+
+def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
+                    progress: Callable[[int], None] | None = None) -> tuple[DealSet, Path]:
+    """The deal set from the cache, computed and stored first if missing: (deals, its file)."""
+    path = deals_cache_dir() / f"s{seed}-d{first_deal}-n{count}-{_method_name(samples)}.npz"
+    if path.exists():
+        try:
+            deals = DealSet.load(path)
+            if progress is not None:
+                progress(count)
+            return deals, path
+        except (OSError, ValueError, KeyError):
+            path.unlink(missing_ok=True)  # a damaged cache file: compute it again
+    deals = compute_deal_set(seed, first_deal, count, samples, progress)
+    deals.save(path)
+    return deals, path
