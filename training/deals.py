@@ -111,6 +111,14 @@ def compute_deal_set(seed: int, first_deal: int, count: int, samples: int | None
                      progress: Callable[[int], None] | None = None) -> DealSet:
     """Deal the cards and compute v and the outcomes (all cores, numba threads)."""
     holes, boards = deal_cards(seed, first_deal, count)
+    return deal_set_from_cards(holes, boards, seed, first_deal, samples, progress)
+
+
+def deal_set_from_cards(holes: np.ndarray, boards: np.ndarray, seed: int = 0,
+                        first_deal: int = 0, samples: int | None = None,
+                        progress: Callable[[int], None] | None = None) -> DealSet:
+    """A deal set for given cards (holes uint8[n, 2, 2], boards uint8[n, 5]): v and outcomes."""
+    count = holes.shape[0]
     v = np.empty((count, 2, 4), dtype=np.float64)
     for start in range(0, count, CHUNK):
         stop = min(count, start + CHUNK)

@@ -1,7 +1,154 @@
-"""`gambler-match`: declared in the contract; it arrives with issue #5."""
+"""`gambler-match A B`: a duplicate self-play match; A's result in mbb/hand with its 95% CI.
 
-from gambler.cli import not_yet
+    gambler-match default seed --hands 1000000
+    gambler-match seed random --engine dealer --hands 2000 --json
+
+A and B are profile files, shipped profile names or baselines (`call`, `raise`, `allin`,
+`random`). The fast engine (default) plays the deal set of `--seed` in numba; `--engine dealer`
+plays real TCP matches: `gambler-dealer --duplicate` and two `gambler` processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import nullcontext
+
+import click
+import numpy as np
+
+from gambler.cli import debug_option, run
+from protocol.gamedef import DEFAULT_GAME, load_game
 
 
-def main() -> None:
-    not_yet("gambler-match", 5)
+def resolve(spec: str):
+    """A baseline name stays a name; anything else is loaded as a profile."""
+    from bot.params import load_profile
+    from bot.strategies import BASELINES
+    return spec if spec in BASELINES else load_profile(spec)
+
+
+def _progress(label: str, total: int):
+    """A progress bar on an interactive stderr, nothing otherwise."""
+    if sys.stderr.isatty():
+        return click.progressbar(length=total, label=label, file=sys.stderr)
+    return nullcontext(None)
+
+
+def fast_match(a: str, b: str, hands: int, seed: int, game, workers: int,
+               scheduler: str | None = None) -> tuple[np.ndarray, int]:
+    """Per-pair chips of A on the engine, and the number of deals."""
+    from training.deals import cached_deal_set
+    from training.evaluate import Backend
+    from training.engine import encode_rules, encode_strategy
+
+    deals_count = (hands + 1) // 2
+    with _progress("win rates", deals_count) as bar:
+        deals, path = cached_deal_set(seed, 0, deals_count,
+                                      progress=bar.update if bar is not None else None)
+    backend = Backend(workers=workers, scheduler=scheduler)
+    try:
+        pair = (*encode_strategy(resolve(a)), *encode_strategy(resolve(b)))
+        chips = backend.run(deals, str(path), encode_rules(game), [pair], seed)[0]
+    finally:
+        backend.close()
+    return chips, deals_count
+
+
+def dealer_match(a: str, b: str, hands: int, seed: int, game_file: str, workers: int):
+    """Per-pair chips of A from real matches: `gambler-dealer --duplicate` and two `gambler`s.
+
+    With several workers the hands are split over that many matches (seeds seed, seed + 1, ...)
+    played at the same time.
+    """
+    deals_count = (hands + 1) // 2
+    shares = [deals_count * (k + 1) // workers - deals_count * k // workers
+              for k in range(workers)]
+    with tempfile.TemporaryDirectory() as folder:
+        matches = []
+        for index, share in enumerate(share for share in shares if share):
+            match = os.path.join(folder, f"match{index}")
+            dealer = subprocess.Popen(
+                [sys.executable, "-m", "protocol.dealer_cli", match, game_file, str(2 * share),
+                 str(seed + index), "a", "b", "--duplicate", "-q"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            ports = dealer.stdout.readline().split()
+            if len(ports) != 2:
+                raise click.ClickException("gambler-dealer did not start")
+            bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port,
+                                      "--params", spec, "--game", game_file, "--quiet"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)
+                    for port, spec in zip(ports, (a, b))]
+            matches.append((match, dealer, bots))
+        pairs = []
+        for match, dealer, bots in matches:
+            errors = [bot.communicate()[1] for bot in bots]
+            dealer.communicate()
+            if dealer.returncode != 0 or any(bot.returncode for bot in bots):
+                raise click.ClickException("a dealer match failed: " + " / ".join(
+                    error.strip().splitlines()[-1] for error in errors if error.strip()))
+            results = []
+            with open(f"{match}.log") as log:
+                for line in log:
+                    if line.startswith("STATE:"):
+                        fields = line.rstrip("\n").split(":")
+                        values = [float(value) for value in fields[4].split("|")]
+                        results.append(values[fields[5].split("|").index("a")])
+            pairs.append(np.array(results).reshape(-1, 2).sum(axis=1))
+    return np.concatenate(pairs), deals_count
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("a")
+@click.argument("b")
+@click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True,
+              help="Hands to play (pairs of duplicate hands).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**32 - 1), default=1, show_default=True,
+              help="Which deals: the same seed deals the same cards.")
+@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
+              help="ACPC game definition (heads-up hold'em).")
+@click.option("--engine", type=click.Choice(["fast", "dealer"]), default="fast",
+              show_default=True, help="fast: the numba engine; dealer: real TCP matches.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="A Dask scheduler to run the fast engine on (the cluster extra).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@debug_option
+def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -> None:
+    """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI)."""
+    from training.evaluate import score_pairs
+
+    game = load_game(game_file)
+    if not game.is_heads_up_holdem:
+        raise click.UsageError(f"{game_file} is not heads-up hold'em")
+    for spec in (a, b):
+        resolve(spec)  # bad names and files fail here, before any work
+    started = time.perf_counter()
+    if engine == "fast":
+        chips, deals = fast_match(a, b, hands, seed, game, workers, scheduler)
+    else:
+        chips, deals = dealer_match(a, b, hands, seed, game_file, workers)
+    seconds = time.perf_counter() - started
+    score = score_pairs(chips, game.big_blind)
+    if as_json:
+        click.echo(json.dumps({"a": a, "b": b, "hands": 2 * deals,
+                               "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
+                               "seconds": seconds, "engine": engine, "seed": seed}))
+        return
+    click.echo(f"{a} vs {b}: {score.mbb_per_hand:+.1f} mbb/hand ± {score.ci95_mbb:.1f} (95% CI) "
+               f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
+               f"{seconds:.1f} s, {engine} engine")
+
+
+def main(argv=None) -> None:
+    run(command, argv, program="gambler-match")
+
+
+if __name__ == "__main__":
+    main()

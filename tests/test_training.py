@@ -1,0 +1,202 @@
+"""gambler-match and gambler-train: the engine against real matches, determinism, resumption."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from acpc_support import NOLIMIT
+from bot.params import load_profile
+from protocol import load_game
+from protocol.deal import MersenneTwister, deal_hand
+from training.deals import deal_set_from_cards
+from training.engine import encode_rules, encode_strategy, play_deals
+
+GAME = load_game(NOLIMIT)
+
+
+@pytest.fixture(autouse=True)
+def private_deal_cache(tmp_path_factory, monkeypatch):
+    """Deal sets of these tests go to one temporary cache shared by the module's runs."""
+    monkeypatch.setenv("GAMBLER_DEALS", str(tmp_path_factory.getbasetemp() / "deals"))
+
+
+def cli(module, *args, cwd=None, timeout=600):
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout, env=os.environ.copy())
+
+
+def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
+    """The same deals through gambler-dealer --duplicate and two gambler processes."""
+    deals, seed = 150, 21
+    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
+                               str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    ports = dealer.stdout.readline().split()
+    bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port, "--params",
+                              params, "--quiet"], stderr=subprocess.PIPE, text=True)
+            for port, params in zip(ports, ("seed", "handmade"))]
+    for bot in bots:
+        assert bot.wait(timeout=300) == 0, bot.stderr.read()
+    dealer.wait(timeout=60)
+    logged = []
+    for line in (tmp_path / "m.log").read_text().splitlines():
+        if line.startswith("STATE:"):
+            fields = line.split(":")
+            values = [float(value) for value in fields[4].split("|")]
+            logged.append(values[fields[5].split("|").index("a")])
+    # The dealer's cards, dealt again with its own generator: one deal per duplicate pair.
+    rng = MersenneTwister(seed)
+    cards = [deal_hand(GAME, rng) for _ in range(deals)]
+    holes = np.array([deal.hole_cards for deal in cards], dtype=np.uint8)
+    boards = np.array([deal.board for deal in cards], dtype=np.uint8)
+    deal_set = deal_set_from_cards(holes, boards)
+    results = np.zeros((deals, 2), dtype=np.int64)
+    kind_a, params_a = encode_strategy(load_profile("seed"))
+    kind_b, params_b = encode_strategy(load_profile("handmade"))
+    play_deals(encode_rules(GAME), kind_a, params_a, kind_b, params_b, deal_set.v,
+               deal_set.outcomes, 0, 0, results)
+    assert results.reshape(-1).tolist() == logged  # A's chips, hand by hand
+
+
+def match_json(*args):
+    result = cli("training.match_cli", *args, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_match_json_is_deterministic_and_worker_independent():
+    first = match_json("seed", "handmade", "--hands", "2000", "--seed", "3")
+    assert set(first) >= {"a", "b", "hands", "mbb_per_hand", "ci95_mbb", "seconds"}
+    assert (first["a"], first["b"], first["hands"]) == ("seed", "handmade", 2000)
+    again = match_json("seed", "handmade", "--hands", "2000", "--seed", "3", "--workers", "2")
+    assert (again["mbb_per_hand"], again["ci95_mbb"]) == (first["mbb_per_hand"],
+                                                          first["ci95_mbb"])
+    swapped = match_json("handmade", "seed", "--hands", "2000", "--seed", "3")
+    assert swapped["mbb_per_hand"] == pytest.approx(-first["mbb_per_hand"])
+    other = match_json("seed", "handmade", "--hands", "2000", "--seed", "4")
+    assert other["mbb_per_hand"] != first["mbb_per_hand"]
+
+
+def test_match_on_the_dealer_engine():
+    result = match_json("seed", "call", "--hands", "200", "--engine", "dealer")
+    assert result["hands"] == 200 and result["mbb_per_hand"] > 0  # calling down loses
+
+
+def test_match_refuses_bad_input_in_one_line():
+    result = cli("training.match_cli", "seed", "nosuch")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
+        "profiles: default, handmade, seed)"
+
+
+SMALL = """deals: 300
+fresh_deals: 300
+fresh_sets: 2
+sweeps: 1
+steps_per_parameter: 1
+temperature: {start: 40.0, end: 1.0}
+"""
+
+
+def train(tmp_path, name, *args, config=SMALL):
+    (tmp_path / "small.yaml").write_text(config)
+    return cli("training.train_cli", "--config", str(tmp_path / "small.yaml"), "--run-dir",
+               str(tmp_path / name), "--seed", "7", *args)
+
+
+def comparable(run_dir):
+    """The log without the timing fields, and the best profile."""
+    records = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
+    for record in records:
+        for key in ("seconds", "hands_per_second"):
+            record.pop(key)
+    best = (run_dir / "best.yaml").read_text()
+    return records, best[best.index("preflop:"):]
+
+
+def test_training_run_log_checkpoint_and_profile(tmp_path):
+    result = train(tmp_path, "run", "--steps", "8", "--out", str(tmp_path / "out.yaml"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("\nstep ") + result.stderr.startswith("step ") == 8
+    records, _ = comparable(tmp_path / "run")
+    assert [record["step"] for record in records] == list(range(8))
+    assert [record["parameter"] for record in records[:2]] == ["river.thresholds[0]",
+                                                               "river.thresholds[1]"]
+    best = load_profile(tmp_path / "out.yaml")
+    assert best.training["steps"] == 8 and best.training["seed"] == 7
+    assert set(best.training["scores"]["opponents"]) == {"seed", "handmade", "call", "raise",
+                                                         "allin", "random"}
+    assert (tmp_path / "run" / "checkpoint.json").is_file()
+
+
+def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
+    assert train(tmp_path, "whole", "--steps", "10").returncode == 0
+    (tmp_path / "small.yaml").write_text(SMALL)
+    process = subprocess.Popen([sys.executable, "-m", "training.train_cli", "--config",
+                                str(tmp_path / "small.yaml"), "--run-dir",
+                                str(tmp_path / "cut"), "--seed", "7", "--steps", "10"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=os.environ.copy())
+    log = tmp_path / "cut" / "log.jsonl"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and (not log.exists()
+                                           or len(log.read_text().splitlines()) < 4):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert len(log.read_text().splitlines()) < 10
+    resumed = cli("training.train_cli", "--resume", str(tmp_path / "cut"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert comparable(tmp_path / "cut") == comparable(tmp_path / "whole")
+
+
+def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):
+    from dask.distributed import Client, LocalCluster
+
+    from training.anneal import Trainer
+    from training.config import parse_config
+    from training.evaluate import Backend
+    import yaml
+
+    config = parse_config(yaml.safe_load(SMALL))
+    runs = {}
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        backends = {"serial": Backend(), "processes": Backend(workers=2),
+                    "dask": Backend(client=client)}
+        for name, backend in backends.items():
+            trainer = Trainer.start(tmp_path / name, config, GAME, backend, seed=7, steps=5,
+                                    hours=None)
+            trainer.run()
+            runs[name] = comparable(tmp_path / name)
+        backends["processes"].close()
+    assert runs["serial"] == runs["processes"] == runs["dask"]
+
+
+@pytest.mark.parametrize("config, message", [
+    ("deals: -5\n", "deals: -5 must be an integer >= 2"),
+    ("temperature: {start: 1.0, end: 5.0}\n", "temperature.end must not exceed"),
+    ("opponents: {seed: -1}\n", "opponents.seed: weight -1 must be a number >= 0"),
+    ("proposal: {c4: 1.0}\n", "proposal: unknown kind 'c4'"),
+    ("sweeps: 2\nfoo: 1\n", "unknown key 'foo'"),
+])
+def test_bad_configs_name_the_key(tmp_path, config, message):
+    result = train(tmp_path, "bad", "--steps", "1", config=config)
+    assert result.returncode == 1 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "small.yaml" in result.stderr
+
+
+def test_plot_draws_the_training_curve(tmp_path):
+    assert train(tmp_path, "run", "--steps", "4").returncode == 0
+    result = cli("training.train_cli", "plot", str(tmp_path / "run"))
+    assert result.returncode == 0, result.stderr
+    import matplotlib.image
+    image = matplotlib.image.imread(result.stdout.strip())
+    assert image.shape[0] > 500 and image.shape[1] > 800  # a 10 x 7 inch figure at 110 dpi

@@ -1,0 +1,134 @@
+"""Training configuration: YAML in `configs/train/`, every key optional, validated with messages
+that name the file and key. `configs/train/default.yaml` lists every key with its default."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import yaml
+
+from gambler.errors import GamblerError
+
+SHIPPED_CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "train"
+
+
+class ConfigError(GamblerError, ValueError):
+    """A training configuration that cannot be used."""
+
+
+def _default_opponents() -> dict[str, float]:
+    return {"seed": 2.0, "handmade": 0.5, "call": 0.25, "raise": 0.25, "allin": 0.25,
+            "random": 0.25, "best": 1.0}
+
+
+def _default_proposal() -> dict[str, float]:
+    return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0}
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    start: str = "seed"                  # profile to start from (path or shipped name)
+    deals: int = 50_000                  # training deals per comparison (2 hands each, per opponent)
+    deal_seed: int = 1000                # the training deals are deals 0..deals-1 of this seed
+    fresh_deals: int = 50_000            # deals per re-scoring of an accepted profile
+    fresh_sets: int = 4                  # fresh deal sets used in turn (seeds deal_seed + 1 ...)
+    opponents: dict[str, float] = field(default_factory=_default_opponents)
+    sweeps: int = 2                      # passes over the 44 parameters, river to preflop
+    steps_per_parameter: int = 8         # annealing steps on a parameter per pass
+    temperature_start: float = 20.0      # mbb/hand
+    temperature_end: float = 0.5         # mbb/hand; geometric cooling in between
+    proposal: dict[str, float] = field(default_factory=_default_proposal)
+
+    @property
+    def schedule_steps(self) -> int:
+        return self.sweeps * 44 * self.steps_per_parameter
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+_INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
+             "steps_per_parameter": 1}
+_PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3")
+
+
+def parse_config(document, source: str = "<config>") -> TrainConfig:
+    """A `TrainConfig` from a parsed YAML document (a mapping, possibly empty)."""
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise ConfigError(f"{source}: expected a mapping of settings")
+    values: dict = {}
+    for key, value in document.items():
+        if key == "temperature":
+            if not isinstance(value, dict) or set(value) - {"start", "end"}:
+                raise ConfigError(f"{source}: temperature: expected start and end")
+            for end in ("start", "end"):
+                if end in value:
+                    values[f"temperature_{end}"] = _positive(value[end], f"temperature.{end}",
+                                                             source)
+        elif key == "proposal":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: proposal: expected a mapping by kind")
+            merged = _default_proposal()
+            for kind, scale in value.items():
+                if kind not in _PROPOSAL_KINDS:
+                    raise ConfigError(f"{source}: proposal: unknown kind {kind!r} "
+                                      f"(expected {', '.join(_PROPOSAL_KINDS)})")
+                merged[kind] = _positive(scale, f"proposal.{kind}", source)
+            values["proposal"] = merged
+        elif key == "opponents":
+            if not isinstance(value, dict) or not value:
+                raise ConfigError(f"{source}: opponents: expected a mapping of names to weights")
+            weights = {}
+            for name, weight in value.items():
+                if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
+                        or not math.isfinite(weight) or weight < 0:
+                    raise ConfigError(f"{source}: opponents.{name}: weight {weight!r} must be a "
+                                      "number >= 0")
+                weights[str(name)] = float(weight)
+            if sum(weights.values()) <= 0:
+                raise ConfigError(f"{source}: opponents: the weights sum to zero")
+            values["opponents"] = weights
+        elif key == "start":
+            if not isinstance(value, str):
+                raise ConfigError(f"{source}: start: expected a profile name or path")
+            values["start"] = value
+        elif key in _INTEGERS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < _INTEGERS[key]:
+                raise ConfigError(f"{source}: {key}: {value!r} must be an integer >= "
+                                  f"{_INTEGERS[key]}")
+            values[key] = value
+        else:
+            raise ConfigError(f"{source}: unknown key {key!r}")
+    config = TrainConfig(**values)
+    if config.temperature_end > config.temperature_start:
+        raise ConfigError(f"{source}: temperature.end must not exceed temperature.start")
+    return config
+
+
+def _positive(value, name: str, source: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+            or not math.isfinite(value):
+        raise ConfigError(f"{source}: {name}: {value!r} must be a positive number")
+    return float(value)
+
+
+def load_config(name: str | Path | None) -> TrainConfig:
+    """A config from a path or a shipped name (`default`); None is the defaults."""
+    if name is None:
+        return TrainConfig()
+    path = Path(name)
+    if not path.is_file():
+        shipped = SHIPPED_CONFIGS / f"{path.stem}.yaml"
+        if path.parent == Path(".") and shipped.is_file():
+            path = shipped
+        else:
+            raise ConfigError(f"no training config {str(name)!r}")
+    try:
+        document = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise ConfigError(f"{name}: cannot read: {error}") from None
+    return parse_config(document, str(name))

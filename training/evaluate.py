@@ -1,0 +1,177 @@
+"""Duplicate evaluation: strategy A against strategy B over a deal set, with a confidence interval.
+
+Each deal is played twice with the seats swapped; the unit of evaluation is the pair: A's chips
+over its two hands, d_i. With n pairs, A's result is mean(d) / 2 chips per hand, reported in
+milli-big-blinds per hand (mbb/hand = 1000 chips / big blind / hand), and its 95% confidence
+interval is +- 1.96 sd(d) / sqrt(n) / 2, over pairs (the two hands of a pair are not
+independent, the pairs are).
+
+Where the work runs (`Backend`): in this process; in N local worker processes (`workers=N`); or
+on a Dask distributed cluster (`scheduler="tcp://..."`, the `cluster` extra). Work is cut into
+chunks of deals; every chunk's result depends only on its deal numbers, so the answer is the same
+on any backend and any number of workers.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import multiprocessing
+from dataclasses import dataclass
+
+import numpy as np
+
+from training.deals import DealSet
+from training.engine import encode_rules, encode_strategy, play_deals
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Score:
+    """A's result against one opponent: mbb/hand with its 95% half-width, over `deals` pairs."""
+
+    mbb_per_hand: float
+    ci95_mbb: float
+    deals: int
+
+    @property
+    def hands(self) -> int:
+        return 2 * self.deals
+
+    def __str__(self) -> str:
+        return f"{self.mbb_per_hand:+.1f} ± {self.ci95_mbb:.1f} mbb/hand"
+
+
+def score_pairs(pair_chips: np.ndarray, big_blind: int) -> Score:
+    """The `Score` of per-pair chip totals (A's chips over both hands of each deal)."""
+    pairs = pair_chips.astype(np.float64)
+    count = pairs.shape[0]
+    scale = 1000.0 / big_blind / 2
+    mean = float(pairs.mean()) * scale if count else 0.0
+    spread = float(pairs.std(ddof=1)) * scale / math.sqrt(count) if count > 1 else math.inf
+    return Score(mean, Z95 * spread, count)
+
+
+# --- work units -----------------------------------------------------------------------------------
+
+_WORKER_DEALS: dict[str, DealSet] = {}
+
+
+def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed: int):
+    """A's chips per deal for each (kind_a, params_a, kind_b, params_b) in `pairs`.
+
+    `deals` is the deal set, or (in worker processes) the path of its cache file, loaded once
+    per process.
+    """
+    if isinstance(deals, str):
+        if deals not in _WORKER_DEALS:
+            _WORKER_DEALS.clear()  # keep one deal set per worker: the one in use
+            _WORKER_DEALS[deals] = DealSet.load(deals)
+        deals = _WORKER_DEALS[deals]
+    part = deals.slice(start, stop)
+    results = []
+    for kind_a, params_a, kind_b, params_b in pairs:
+        chips = np.zeros((stop - start, 2), dtype=np.int64)
+        play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes, seed,
+                   part.first_deal, chips)
+        results.append(chips.sum(axis=1))
+    return results
+
+
+def _warm_worker() -> None:
+    """Load the engine in a fresh worker process (from numba's cache)."""
+    from training.engine import PROFILE  # noqa: F401
+    rules = np.zeros(19, dtype=np.int64)
+    rules[1], rules[3], rules[4] = 1, 1, 1
+    play_deals(rules, 1, np.zeros(44), 1, np.zeros(44), np.zeros((0, 2, 4)),
+               np.zeros(0, dtype=np.int8), 0, 0, np.zeros((0, 2), dtype=np.int64))
+
+
+class Backend:
+    """Runs chunks of engine work: here, in local processes, or on a Dask cluster."""
+
+    def __init__(self, workers: int = 1, scheduler: str | None = None, client=None):
+        self.workers = max(1, workers)
+        self.pool = None
+        self.client = client
+        if scheduler is not None and client is None:
+            try:
+                from dask.distributed import Client
+            except ImportError:
+                raise RuntimeError("--scheduler needs dask.distributed: "
+                                   "pip install 'gambler[cluster]'") from None
+            self.client = Client(scheduler)
+        if self.client is None and self.workers > 1:
+            context = multiprocessing.get_context("spawn")  # no fork of numba's threads
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_warm_worker)
+        self._scattered: dict[str, object] = {}
+
+    @property
+    def parallelism(self) -> int:
+        if self.client is not None:
+            return max(1, sum(self.client.nthreads().values()))
+        return self.workers
+
+    def run(self, deals: DealSet, deals_path: str | None, rules, pairs, seed: int):
+        """A's chips per deal (int64[n]) for each pair of encoded strategies."""
+        count = len(deals)
+        chunks = max(1, min(count, 4 * self.parallelism)) if self.parallelism > 1 else 1
+        bounds = [(count * k // chunks, count * (k + 1) // chunks) for k in range(chunks)]
+        if self.client is not None:
+            if deals.key not in self._scattered:
+                self._scattered = {deals.key: self.client.scatter(deals, broadcast=True)}
+            source = self._scattered[deals.key]
+            futures = [self.client.submit(_play_chunk, source, start, stop, rules, pairs, seed,
+                                          pure=False) for start, stop in bounds]
+            parts = self.client.gather(futures)
+        elif self.pool is not None:
+            if deals_path is None:
+                raise ValueError("worker processes read deal sets from their cache files")
+            futures = [self.pool.submit(_play_chunk, str(deals_path), start, stop, rules, pairs,
+                                        seed) for start, stop in bounds]
+            parts = [future.result() for future in futures]
+        else:
+            parts = [_play_chunk(deals, start, stop, rules, pairs, seed)
+                     for start, stop in bounds]
+        return [np.concatenate([part[index] for part in parts]) for index in range(len(pairs))]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+
+def evaluate(backend: Backend, game, deals: DealSet, deals_path, strategy_a, opponents,
+             seed: int = 0) -> list[Score]:
+    """A's `Score` against each opponent (strategies: profiles or baseline names)."""
+    rules = encode_rules(game)
+    kind_a, params_a = encode_strategy(strategy_a)
+    pairs = [(kind_a, params_a, *encode_strategy(opponent)) for opponent in opponents]
+    chips = backend.run(deals, deals_path, rules, pairs, seed)
+    return [score_pairs(per_deal, game.big_blind) for per_deal in chips]
+
+
+def evaluate_paired(backend: Backend, game, deals: DealSet, deals_path, first, second,
+                    opponents, seed: int = 0):
+    """Both strategies against each opponent on the same deals, and the per-deal differences.
+
+    Returns (scores of first, scores of second, scores of first minus second): the difference is
+    measured pair by pair, so the luck both share cancels and its interval is much narrower.
+    """
+    rules = encode_rules(game)
+    encoded = [encode_strategy(opponent) for opponent in opponents]
+    kind_1, params_1 = encode_strategy(first)
+    kind_2, params_2 = encode_strategy(second)
+    pairs = [(kind_1, params_1, *opponent) for opponent in encoded] + \
+        [(kind_2, params_2, *opponent) for opponent in encoded]
+    chips = backend.run(deals, deals_path, rules, pairs, seed)
+    count = len(opponents)
+    big_blind = game.big_blind
+    return ([score_pairs(c, big_blind) for c in chips[:count]],
+            [score_pairs(c, big_blind) for c in chips[count:]],
+            [score_pairs(a - b, big_blind) for a, b in zip(chips[:count], chips[count:])])

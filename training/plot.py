@@ -1,0 +1,63 @@
+"""The training curve of a run directory, as a PNG (matplotlib: the `plot` extra)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gambler.errors import GamblerError
+
+
+def plot_run(run_dir: Path, out: Path | None = None) -> Path:
+    """Draw the proposals' deltas, the best profile's score with its CI, and the temperature."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise GamblerError("plotting needs matplotlib: pip install 'gambler[plot]'") from None
+    log = run_dir / "log.jsonl"
+    if not log.is_file():
+        raise GamblerError(f"{run_dir} has no log.jsonl")
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    if not records:
+        raise GamblerError(f"{log} is empty: nothing to plot yet")
+    steps = [record["step"] + 1 for record in records]
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True,
+                                         gridspec_kw={"height_ratios": [2, 1]})
+    scored = [(step, record["best_score"]) for step, record in zip(steps, records)
+              if record.get("best_score")]
+    if scored:
+        xs = [step for step, _ in scored]
+        ys = [score["mbb_per_hand"] for _, score in scored]
+        spread = [score["ci95_mbb"] for _, score in scored]
+        top.plot(xs, ys, color="tab:blue", label="best profile vs the pool (fresh deals)")
+        top.fill_between(xs, [y - s for y, s in zip(ys, spread)],
+                         [y + s for y, s in zip(ys, spread)], color="tab:blue", alpha=0.2,
+                         label="95% CI")
+    new_best = [step for step, record in zip(steps, records) if record.get("new_best")]
+    for step in new_best:
+        top.axvline(step, color="tab:green", alpha=0.15)
+    top.set_ylabel("mbb/hand")
+    top.set_title(f"gambler-train: {run_dir.name}")
+    top.legend(loc="lower right")
+    accepted = [(step, r["delta"]["mbb_per_hand"]) for step, r in zip(steps, records)
+                if r["accepted"]]
+    rejected = [(step, r["delta"]["mbb_per_hand"]) for step, r in zip(steps, records)
+                if not r["accepted"]]
+    for points, color, label in ((accepted, "tab:green", "accepted"),
+                                 (rejected, "tab:red", "rejected")):
+        if points:
+            bottom.scatter(*zip(*points), s=6, color=color, label=label)
+    bottom.set_ylabel("proposal Δ (mbb/hand)")
+    bottom.set_xlabel("step")
+    heat = bottom.twinx()
+    heat.plot(steps, [record["temperature"] for record in records], color="tab:gray",
+              linewidth=1)
+    heat.set_ylabel("temperature")
+    bottom.legend(loc="upper right")
+    figure.tight_layout()
+    target = out or run_dir / "training.png"
+    figure.savefig(target, dpi=110)
+    plt.close(figure)
+    return target
