@@ -1,0 +1,242 @@
+"""Misère Nim: an optimal player, the seed notebook's players, and its evolution strategy.
+
+Rows of objects (default 1 3 5 7 9); a move takes 1 or more objects (at most `limit`, if set)
+from one row; whoever takes the last object loses.
+
+* `optimal_move` is truly optimal. Without a limit it is Bouton's rule with the misère twist:
+  move to nim-sum 0, except when the move would leave no row of two or more objects; then leave
+  an odd number of rows of one. With a limit (a subtraction game, where that rule does not hold)
+  and as the reference everywhere, `winning(position)` solves positions exactly by memoised
+  search; the tests check the rule against it on every position up to a size.
+* `seed_optimal_move` is the notebook's "optimal" player: it picks at random among the moves that
+  leave a *non-zero* nim-sum, the opposite of the rule (it loses to the optimal player from every
+  position the optimal player can win, and wins against it only when that one cannot).
+* The notebook's two-gene player: gene 1 is the probability of choosing among the moves with the
+  lowest resulting nim-sum, gene 2 whether to skip moves that leave nim-sum 0 (when others
+  exist); with a single row left it takes all but one object.
+* The evolution strategy: (mu + lambda) or (mu, lambda); offspring by crossover of two
+  tournament winners (gene 1 from either parent or their mean, gene 2 from either) or, with
+  probability `mutation`, by mutating one (gene 1 moved by up to 0.2, or gene 2 flipped); fitness
+  = win rate over `matches` games, half as first player, against a fixed opponent or, when
+  competitive, against random members of the population.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Position = tuple[int, ...]
+Move = tuple[int, int]  # (row, objects taken)
+DEFAULT_ROWS = (1, 3, 5, 7, 9)
+
+
+def moves(position: Position, limit: int | None = None) -> list[Move]:
+    return [(row, take) for row, count in enumerate(position)
+            for take in range(1, (count if limit is None else min(count, limit)) + 1)]
+
+
+def play(position: Position, move: Move) -> Position:
+    row, take = move
+    return position[:row] + (position[row] - take,) + position[row + 1:]
+
+
+def nim_sum(position: Position) -> int:
+    total = 0
+    for count in position:
+        total ^= count
+    return total
+
+
+@functools.lru_cache(maxsize=None)
+def winning(position: Position, limit: int | None = None) -> bool:
+    """Does the player to move win with perfect play? (No objects left: the opponent took the
+    last one and lost, so yes.)"""
+    if sum(position) == 0:
+        return True
+    return any(not winning(play(position, move), limit) for move in moves(position, limit))
+
+
+def _rule_move(position: Position) -> Move:
+    """The closed-form optimal move without a limit."""
+    big = [row for row, count in enumerate(position) if count >= 2]
+    if not big:  # only rows of one: any move takes one object
+        return next((row, 1) for row, count in enumerate(position) if count)
+    if len(big) == 1:
+        row = big[0]
+        ones = sum(1 for count in position if count == 1)
+        # Leave an odd number of rows of one: keep one object here if the others are even.
+        return (row, position[row] - 1) if ones % 2 == 0 else (row, position[row])
+    target = nim_sum(position)
+    for row, count in enumerate(position):
+        if count ^ target < count:
+            return row, count - (count ^ target)
+    return next((row, 1) for row, count in enumerate(position) if count)  # lost anyway
+
+
+def optimal_move(position: Position, limit: int | None = None,
+                 rng: random.Random | None = None) -> Move:
+    """A winning move when there is one (else the smallest possible move)."""
+    if limit is None:
+        return _rule_move(position)
+    options = moves(position, limit)
+    for move in options:
+        if not winning(play(position, move), limit):
+            return move
+    return options[0]
+
+
+def seed_optimal_move(position: Position, limit: int | None = None,
+                      rng: random.Random | None = None) -> Move:
+    """The seed notebook's "optimal": random among moves leaving a non-zero nim-sum."""
+    rng = rng or random
+    options = moves(position, limit)
+    spicy = [move for move in options if nim_sum(play(position, move)) != 0]
+    return rng.choice(spicy or options)
+
+
+def random_move(position: Position, limit: int | None = None,
+                rng: random.Random | None = None) -> Move:
+    rng = rng or random
+    row = rng.choice([row for row, count in enumerate(position) if count])
+    most = position[row] if limit is None else min(position[row], limit)
+    return row, rng.randint(1, most)
+
+
+@dataclass(frozen=True)
+class Genome:
+    lowest: float       # probability of choosing among the lowest-nim-sum moves
+    skip_zero: bool     # skip moves that leave nim-sum 0 when others exist
+
+    def move(self, position: Position, limit: int | None = None,
+             rng: random.Random | None = None) -> Move:
+        rng = rng or random
+        rows = [row for row, count in enumerate(position) if count]
+        if len(rows) == 1:
+            row = rows[0]
+            take = max(1, position[row] - 1)
+            return row, take if limit is None else min(take, limit)
+        options = {move: nim_sum(play(position, move)) for move in moves(position, limit)}
+        chosen = options
+        if self.skip_zero:
+            chosen = {move: value for move, value in options.items() if value != 0} or options
+        if rng.random() <= self.lowest:
+            lowest = min(chosen.values())
+            return rng.choice([move for move, value in chosen.items() if value == lowest])
+        return rng.choice(list(chosen))
+
+
+Player = Callable[..., Move]
+BASELINES: dict[str, Player] = {"optimal": optimal_move, "seed": seed_optimal_move,
+                                "random": random_move}
+
+
+def duel(first: Player, second: Player, rows: Position = DEFAULT_ROWS,
+         limit: int | None = None, rng: random.Random | None = None) -> int:
+    """0 if the first mover wins, 1 if the second does."""
+    position = tuple(rows)
+    players = (first, second)
+    mover = 0
+    while sum(position):
+        position = play(position, players[mover](position, limit, rng))
+        mover = 1 - mover
+    return mover  # whoever is to move after the last object was taken has won
+
+
+def win_rate(player: Player, opponent: Player, first: bool, games: int, rows: Position,
+             limit: int | None, rng: random.Random) -> tuple[float, float, float]:
+    """(win rate, low, high): `player`'s share of wins moving first (or second), with its 95%
+    Wilson score interval."""
+    wins = 0
+    for _ in range(games):
+        if first:
+            wins += duel(player, opponent, rows, limit, rng) == 0
+        else:
+            wins += duel(opponent, player, rows, limit, rng) == 1
+    low, high = wilson(wins, games)
+    return wins / games, low, high
+
+
+def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of a proportion: sound at 0% and 100% too."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    denominator = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class ESResult:
+    best: Genome
+    fitness: float
+    history: list[tuple[int, float, Genome]]   # generation, best fitness, best genome
+
+
+def evolve(rows: Position = DEFAULT_ROWS, limit: int | None = None, selection: str = "plus",
+           population: int = 15, offspring: int = 10, generations: int = 50,
+           mutation: float = 0.15, matches: int = 8, opponent: str = "optimal",
+           seed: int = 0, progress=None) -> ESResult:
+    """The notebook's evolution strategy (`selection` "plus" or "comma")."""
+    if selection not in ("plus", "comma"):
+        raise ValueError("selection is 'plus' or 'comma'")
+    if selection == "comma" and offspring < population:
+        raise ValueError("(mu, lambda) needs at least as many offspring as parents")
+    rng = random.Random(seed)
+
+    def gene() -> float:
+        value = rng.gauss(0.5, 0.2)
+        while not 0 <= value <= 1:
+            value = rng.gauss(0.5, 0.2)
+        return value
+
+    members = [Genome(gene(), rng.random() < 0.5) for _ in range(population)]
+
+    def fitness(genome: Genome, pool: list[Genome]) -> float:
+        wins = 0
+        for game in range(matches):
+            if opponent == "population":
+                rival = rng.choice(pool).move
+            else:
+                rival = BASELINES[opponent]
+            if game % 2 == 0:
+                wins += duel(genome.move, rival, rows, limit, rng) == 0
+            else:
+                wins += duel(rival, genome.move, rows, limit, rng) == 1
+        return wins / matches
+
+    def tournament(scored: list[Genome]) -> Genome:
+        first, second = rng.choice(scored), rng.choice(scored)
+        return (first, second)[duel(first.move, second.move, rows, limit, rng)]
+
+    history = []
+    for generation in range(1, generations + 1):
+        children = []
+        for _ in range(offspring):
+            if rng.random() < mutation:
+                parent = tournament(members)
+                if rng.random() < 0.5:
+                    child = Genome(min(1.0, max(0.0, parent.lowest + rng.uniform(-0.2, 0.2))),
+                                   parent.skip_zero)
+                else:
+                    child = Genome(parent.lowest, not parent.skip_zero)
+            else:
+                a, b = tournament(members), tournament(members)
+                how = rng.choice(("a", "b", "mean", "mean"))
+                lowest = a.lowest if how == "a" else b.lowest if how == "b" \
+                    else (a.lowest + b.lowest) / 2
+                child = Genome(lowest, rng.choice((a.skip_zero, b.skip_zero)))
+            children.append(child)
+        pool = members + children if selection == "plus" else children
+        scored = [(fitness(genome, pool), index, genome) for index, genome in enumerate(pool)]
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        members = [genome for _, _, genome in scored[:population]]
+        history.append((generation, scored[0][0], scored[0][2]))
+        if progress is not None:
+            progress(generation, scored[0][0], scored[0][2])
+    return ESResult(members[0], history[-1][1] if history else 0.0, history)
