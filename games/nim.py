@@ -168,7 +168,9 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     denominator = 1 + z * z / games
     centre = (rate + z * z / (2 * games)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass
