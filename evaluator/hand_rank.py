@@ -26,7 +26,7 @@ from evaluator.tables import (CATEGORY_FIRST_VALUE, CATEGORY_NAMES, FLUSH_CHECK,
 from gambler.jit import njit
 
 __all__ = ["rank_hands", "hand_category", "category_name", "CATEGORY_NAMES", "plain_value",
-           "flush_value", "hand_value", "flush_suit", "hand_key"]
+           "flush_value", "hand_value", "flush_suit"]
 
 
 @njit
@@ -56,15 +56,6 @@ def flush_suit(key):
 def hand_value(tables, key, bits):
     """Value of any hand of 5 to 7 cards from its key and bits (no branch)."""
     return max(plain_value(tables, key), flush_value(tables, bits, flush_suit(key)))
-
-
-@njit
-def hand_key(tables, cards):
-    """Key of a row of card codes."""
-    key = SUIT_COUNTERS_START
-    for card in cards:
-        key += tables.card_keys[card]
-    return key
 
 
 @njit

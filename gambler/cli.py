@@ -63,8 +63,3 @@ def run(command: click.Command, argv: Sequence[str] | None = None,
         fail(program, f"internal error: {type(error).__name__}: {error} "
                       "(run again with --debug for the traceback)")
     sys.exit(result if isinstance(result, int) else 0)
-
-
-def not_yet(program: str, issue: int) -> NoReturn:
-    """Entry point of a command declared in the contract whose issue is still open."""
-    fail(program, f"not available yet (it arrives with issue #{issue})")

@@ -91,14 +91,6 @@ class OneCardGame:
                     builder.terminal(answer, 1, 1.0, (self.ante + bet) * np.sign(i - j))
         return builder.build()
 
-    def split_policy(self, tree: GameTree, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(x, y) arrays from a tree policy."""
-        index = {name: k for k, name in enumerate(tree.infoset_names)}
-        x = np.array([policy[index[f"A{i + 1}"], :len(self.bets)] for i in range(self.cards)])
-        y = np.array([[policy[index[f"B{j + 1}:{bet}"], 1] for bet in self.bets]
-                      for j in range(self.cards)])
-        return x, y
-
 
 @dataclass
 class Solution:

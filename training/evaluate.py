@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from training.deals import DealSet
-from training.engine import encode_rules, encode_strategy, play_deals
+from training.engine import play_deals
 
 Z95 = 1.959963984540054
 
@@ -144,34 +144,3 @@ class Backend:
         if self.client is not None:
             self.client.close()
             self.client = None
-
-
-def evaluate(backend: Backend, game, deals: DealSet, deals_path, strategy_a, opponents,
-             seed: int = 0) -> list[Score]:
-    """A's `Score` against each opponent (strategies: profiles or baseline names)."""
-    rules = encode_rules(game)
-    kind_a, params_a = encode_strategy(strategy_a)
-    pairs = [(kind_a, params_a, *encode_strategy(opponent)) for opponent in opponents]
-    chips = backend.run(deals, deals_path, rules, pairs, seed)
-    return [score_pairs(per_deal, game.big_blind) for per_deal in chips]
-
-
-def evaluate_paired(backend: Backend, game, deals: DealSet, deals_path, first, second,
-                    opponents, seed: int = 0):
-    """Both strategies against each opponent on the same deals, and the per-deal differences.
-
-    Returns (scores of first, scores of second, scores of first minus second): the difference is
-    measured pair by pair, so the luck both share cancels and its interval is much narrower.
-    """
-    rules = encode_rules(game)
-    encoded = [encode_strategy(opponent) for opponent in opponents]
-    kind_1, params_1 = encode_strategy(first)
-    kind_2, params_2 = encode_strategy(second)
-    pairs = [(kind_1, params_1, *opponent) for opponent in encoded] + \
-        [(kind_2, params_2, *opponent) for opponent in encoded]
-    chips = backend.run(deals, deals_path, rules, pairs, seed)
-    count = len(opponents)
-    big_blind = game.big_blind
-    return ([score_pairs(c, big_blind) for c in chips[:count]],
-            [score_pairs(c, big_blind) for c in chips[count:]],
-            [score_pairs(a - b, big_blind) for a, b in zip(chips[:count], chips[count:])])
