@@ -344,6 +344,11 @@ def solve(tree: GameTree, algorithm: str = "cfr+", iterations: int = 1000, seed:
     curve = []
     done = 0
     seconds = 0.0
+    # Zero iterations: loads (or compiles) the kernel outside the timed region.
+    if algorithm == "mccfr":
+        mccfr_iterations(*tree.arrays(), regrets, strategy_sum, 1, 0, seed)
+    else:
+        cfr_iterations(*tree.arrays(), regrets, strategy_sum, 1, 0, _VANILLA)
     for mark in marks:
         started = time.perf_counter()
         if algorithm == "mccfr":
