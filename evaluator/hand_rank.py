@@ -87,18 +87,25 @@ def _rank_rows(tables, hands, values, flush_rows):
 
 
 @njit
+def distinct_codes(cards):
+    """Are `cards` distinct codes 0..51?"""
+    seen = 0
+    for card in cards:
+        if card >= DECK_SIZE:
+            return False
+        bit = np.int64(1) << card
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
+@njit
 def _first_invalid_row(hands):
     """Index of the first row with a code above 51 or a repeated card, or -1."""
     for row in range(hands.shape[0]):
-        seen = 0
-        for column in range(hands.shape[1]):
-            card = hands[row, column]
-            if card >= DECK_SIZE:
-                return row
-            bit = np.int64(1) << card
-            if seen & bit:
-                return row
-            seen |= bit
+        if not distinct_codes(hands[row]):
+            return row
     return -1
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.cards import CardError, as_cards, card_text
+from evaluator.hand_rank import distinct_codes
 from evaluator.preflop import class_index, class_indices, load_table
 from evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
                                 sampled_preflop_counts)
@@ -144,19 +145,15 @@ class WinRates:
 @njit
 def _first_invalid_batch_row(holes, boards, board_sizes):
     """First row whose hole and board prefix are not distinct codes 0..51, or -1."""
+    cards = np.empty(7, dtype=np.uint8)
     for row in range(holes.shape[0]):
         size = board_sizes[row]
         if size != 0 and size != 3 and size != 4 and size != 5:
             return row
-        seen = 0
-        for column in range(2 + size):
-            card = holes[row, column] if column < 2 else boards[row, column - 2]
-            if card >= 52:
-                return row
-            bit = np.int64(1) << card
-            if seen & bit:
-                return row
-            seen |= bit
+        cards[0], cards[1] = holes[row, 0], holes[row, 1]
+        cards[2:2 + size] = boards[row, :size]
+        if not distinct_codes(cards[:2 + size]):
+            return row
     return -1
 
 
