@@ -26,7 +26,6 @@ class MatchRecord:
     hands: int = 0
     chips: float = 0.0
     latencies: list[float] = field(default_factory=list)  # seconds per decision
-    results: list[tuple[int, float]] = field(default_factory=list)  # (hand, chips)
     bad_lines: int = 0
     bad_decisions: int = 0
     started: float = field(default_factory=time.perf_counter)
@@ -89,7 +88,6 @@ class Player:
             return
         record.hands += 1
         record.chips += result
-        record.results.append((state.hand, result))
         if self.log_file is not None:
             cards = format_cards_field(state.game, state.betting.round, state.hole_cards,
                                        state.board)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from bot.automaton import RoundPlan, choose_action, plan_round
 from bot.params import Profile, load_profile
+from evaluator import win_rate
 from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
 from protocol.matchstate import MatchState
 
@@ -68,7 +69,6 @@ class RandomStrategy:
 
 
 def exact_win_rate(hole, board) -> float:
-    from evaluator import win_rate
     return win_rate(hole, board).v
 
 
@@ -101,8 +101,6 @@ class ProfileStrategy:
 
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
     """Monte Carlo v with `samples` deals, seeded by (seed, hand, round): reproducible."""
-    from evaluator import win_rate
-
     def rate(hole, board, hand, round_):
         stream = (seed * 1_000_003 + hand * 4 + round_) % (2**63)
         return win_rate(hole, board, samples=samples, seed=stream).v

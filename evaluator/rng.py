@@ -35,11 +35,3 @@ def mix64(z):
 def stream_seed(seed, stream):
     """Starting state of stream number `stream` (a row, a chunk) under a user seed."""
     return mix64(uint64(seed) * GOLDEN_GAMMA + mix64(uint64(stream) + GOLDEN_GAMMA))
-
-
-@njit
-def below(state, n):
-    """(new state, a draw in 0..n-1) from `state`."""
-    state = state + GOLDEN_GAMMA
-    draw = ((mix64(state) >> uint64(32)) * uint64(n)) >> uint64(32)
-    return state, draw

@@ -181,18 +181,21 @@ def river_counts(tables, hole, board):
 
 
 @njit
-def _our_values(tables, hole, board_key, board_bits, keys, bits, missing):
-    """Our value for each way the unseen cards complete the board.
+def _completions(tables, hole, board):
+    """Everything the turn and flop kernels start from: the unseen cards' keys and bits, the
+    board's key and bits, and our value for each way the unseen cards complete the board.
 
-    `ours[i, j]` when unseen cards i and j complete a 3-card board (`missing` = 2), `ours[i, i]`
-    when card i completes a 4-card board (`missing` = 1).
+    `ours[i, j]` when unseen cards i and j complete a 3-card board, `ours[i, i]` when card i
+    completes a 4-card board.
     """
+    keys, bits = _unseen_keys_bits(tables, hole, board)
+    board_key, board_bits = _cards_key_bits(tables, board)
     n = keys.shape[0]
     hole_key, hole_bits = _cards_key_bits(tables, hole)
     hole_key += board_key - SUIT_COUNTERS_START
     hole_bits |= board_bits
     ours = np.zeros((n, n), dtype=np.int32)
-    if missing == 2:
+    if board.shape[0] == 3:
         for i in range(n - 1):
             for j in range(i + 1, n):
                 value = hand_value(tables, hole_key + keys[i] + keys[j],
@@ -202,16 +205,13 @@ def _our_values(tables, hole, board_key, board_bits, keys, bits, missing):
     else:
         for i in range(n):
             ours[i, i] = hand_value(tables, hole_key + keys[i], hole_bits | bits[i])
-    return ours
+    return keys, bits, board_key, board_bits, ours
 
 
 @njit
 def turn_counts(tables, hole, board):
     """(wins, ties, losses) with four board cards, by the subset symmetry (module docstring)."""
-    keys, bits = _unseen_keys_bits(tables, hole, board)
-    board_key, board_bits = _cards_key_bits(tables, board)
-    ours = _our_values(tables, hole, board_key, board_bits, keys, bits,
-                       BOARD_SIZE - board.shape[0])
+    keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
     n = keys.shape[0]
     wins = 0
     ties = 0
@@ -232,10 +232,7 @@ def turn_counts(tables, hole, board):
 @njit
 def flop_counts(tables, hole, board):
     """(wins, ties, losses) with three board cards, by the subset symmetry (module docstring)."""
-    keys, bits = _unseen_keys_bits(tables, hole, board)
-    board_key, board_bits = _cards_key_bits(tables, board)
-    ours = _our_values(tables, hole, board_key, board_bits, keys, bits,
-                       BOARD_SIZE - board.shape[0])
+    keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
     n = keys.shape[0]
     wins = 0
     ties = 0
@@ -287,17 +284,17 @@ def sampled_counts(tables, hole, board, samples, state):
     `flop_counts`) and looked up per sample.
     """
     missing = BOARD_SIZE - board.shape[0]
-    keys, bits = _unseen_keys_bits(tables, hole, board)
-    n = keys.shape[0]
-    board_key, board_bits = _cards_key_bits(tables, board)
     if missing == 0:
+        keys, bits = _unseen_keys_bits(tables, hole, board)
+        board_key, board_bits = _cards_key_bits(tables, board)
         hole_key, hole_bits = _cards_key_bits(tables, hole)
         our_river_value = hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
                                      board_bits | hole_bits)
         ours = np.zeros((1, 1), dtype=np.int32)
     else:
+        keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
         our_river_value = 0
-        ours = _our_values(tables, hole, board_key, board_bits, keys, bits, missing)
+    n = keys.shape[0]
     order = np.arange(n).astype(np.uint8)  # shuffled indices into the unseen cards
     wins = 0
     ties = 0

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -158,7 +157,3 @@ def behaviour(form: KuhnNormalForm, x: np.ndarray, y: np.ndarray) -> dict[str, f
         result[f"{card}p"] = clean(sum(p for p, plan in zip(y, form.second)
                                        if plan[card][1] == "b"))
     return result
-
-
-def exact_fraction(value: float, limit: int = 10_000) -> Fraction:
-    return Fraction(value).limit_denominator(limit)

@@ -42,19 +42,25 @@ _VANILLA, _PLUS, _DISCOUNTED = 0, 1, 2
 
 
 @njit
+def _matched(regrets, info, count, out):
+    """Regret matching for one information set, into out[:count]: positive regrets normalised,
+    uniform if none is positive."""
+    total = 0.0
+    for a in range(count):
+        if regrets[info, a] > 0:
+            total += regrets[info, a]
+    for a in range(count):
+        if total > 0:
+            out[a] = regrets[info, a] / total if regrets[info, a] > 0 else 0.0
+        else:
+            out[a] = 1.0 / count
+
+
+@njit
 def current_strategy(regrets, actions, out):
-    """Regret matching: positive regrets normalised, uniform if none is positive."""
+    """Regret matching at every information set."""
     for infoset in range(regrets.shape[0]):
-        count = actions[infoset]
-        total = 0.0
-        for a in range(count):
-            if regrets[infoset, a] > 0:
-                total += regrets[infoset, a]
-        for a in range(count):
-            if total > 0:
-                out[infoset, a] = regrets[infoset, a] / total if regrets[infoset, a] > 0 else 0.0
-            else:
-                out[infoset, a] = 1.0 / count
+        _matched(regrets, infoset, actions[infoset], out[infoset])
 
 
 @njit
@@ -194,9 +200,6 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
                         depth += 1
                         continue
                     info = infoset[node]
-                    total = 0.0
-                    for k in range(count):
-                        total += max(regrets[info, k], 0.0)
                     if player[node] == who:
                         stack_pick[top] = -1
                         for k in range(count):  # explore every own action
@@ -204,9 +207,8 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
                                 children[start + k], 0, -1
                             depth += 1
                         continue
+                    _matched(regrets, info, count, weights)
                     for k in range(count):
-                        weights[k] = max(regrets[info, k], 0.0) / total if total > 0 \
-                            else 1.0 / count
                         strategy_sum[info, k] += weights[k]  # the opponent's average
                     state, pick = _sample(state, weights, count)
                     stack_pick[top] = pick
@@ -219,13 +221,9 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
                     value[node] = value[children[start + stack_pick[top]]]
                 else:
                     info = infoset[node]
-                    total = 0.0
-                    for k in range(count):
-                        total += max(regrets[info, k], 0.0)
+                    _matched(regrets, info, count, strategy)
                     expected = 0.0
                     for k in range(count):
-                        strategy[k] = max(regrets[info, k], 0.0) / total if total > 0 \
-                            else 1.0 / count
                         expected += strategy[k] * value[children[start + k]]
                     for k in range(count):
                         regrets[info, k] += value[children[start + k]] - expected

@@ -198,8 +198,9 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
                             "exploitability_population": r.exploitability_mixture,
                             "bluff_rate": r.bluff_rate} for r in result.history]}
     lines = [f"One-card poker: cards 1..{cards}, bets {list(game.bets)}, ante {ante}",
-             f"  exact value for A: {exact.value:.10f} (linear programming; the equilibrium "
-             f"bets with the lowest card with probability {equilibrium_bluff:.3f})",
+             f"  exact value for A: {exact.value:.10f} (linear programming, exploitability "
+             f"{exact.exploitability:.1e}; the equilibrium bets with the lowest card with "
+             f"probability {equilibrium_bluff:.3f})",
              f"  GA, {population} strategies a side, {generations} generations, seed {seed}:",
              f"    exploitability of the fittest pair: {result.history[0].exploitability_best:.3f}"
              f" at the start -> {last.exploitability_best:.3f}",

@@ -130,7 +130,9 @@ def test_loss_averse_kuhn_equilibrium():
     x, y = lemke_howson(A, B)
     assert is_equilibrium(A, B, x, y)
     play = behaviour(form, x, y)
-    assert play["2b"] == 1 and play["0b"] is not None  # player 1 always calls with the king
+    assert play["2b"] == 1  # player 1 always calls with the king
+    chips = x @ form.deals.mean(axis=2) @ y
+    assert chips < -1 / 18  # fearing losses costs player 0 chips against player 1
 
 
 # --- one-card poker -----------------------------------------------------------------------------

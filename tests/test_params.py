@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.params import (ROUNDS, Profile, ProfileError, load_profile, parse_profile, save_profile,
+from bot.params import (Profile, ProfileError, load_profile, parse_profile, save_profile,
                         shipped_profile_names)
 
 
@@ -77,6 +77,3 @@ def test_unknown_profile_name_lists_the_shipped_ones():
     with pytest.raises(ProfileError, match=r"no profile file 'nosuch'.*default.*handmade.*seed"):
         load_profile("nosuch")
 
-
-def test_rounds_in_order():
-    assert ROUNDS == ("preflop", "flop", "turn", "river")

@@ -137,6 +137,7 @@ class Trainer:
                       for name in self.names if name != "best"}
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state.rng
+        self._deal_sets: dict[tuple[int, int], tuple] = {}
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -170,7 +171,11 @@ class Trainer:
     # --- evaluation -----------------------------------------------------------------------------
 
     def _deals(self, seed: int, count: int):
-        return cached_deal_set(seed, 0, count)
+        """A deal set and its file, read from the disk cache once per run."""
+        key = (seed, count)
+        if key not in self._deal_sets:
+            self._deal_sets[key] = cached_deal_set(seed, 0, count)
+        return self._deal_sets[key]
 
     def _opponents(self, best: Profile):
         return [best if name == "best" else self.fixed[name] for name in self.names]

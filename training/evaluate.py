@@ -56,6 +56,7 @@ def score_pairs(pair_chips: np.ndarray, big_blind: int) -> Score:
 # --- work units -----------------------------------------------------------------------------------
 
 _WORKER_DEALS: dict[str, DealSet] = {}
+_KEPT_DEAL_SETS = 8  # a training run alternates between its training, fresh and validation sets
 
 
 def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed: int):
@@ -66,7 +67,8 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
     """
     if isinstance(deals, str):
         if deals not in _WORKER_DEALS:
-            _WORKER_DEALS.clear()  # keep one deal set per worker: the one in use
+            if len(_WORKER_DEALS) >= _KEPT_DEAL_SETS:
+                del _WORKER_DEALS[next(iter(_WORKER_DEALS))]  # the oldest
             _WORKER_DEALS[deals] = DealSet.load(deals)
         deals = _WORKER_DEALS[deals]
     part = deals.slice(start, stop)
@@ -81,7 +83,6 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
 
 def _warm_worker() -> None:
     """Load the engine in a fresh worker process (from numba's cache)."""
-    from training.engine import PROFILE  # noqa: F401
     rules = np.zeros(19, dtype=np.int64)
     rules[1], rules[3], rules[4] = 1, 1, 1
     play_deals(rules, 1, np.zeros(44), 1, np.zeros(44), np.zeros((0, 2, 4)),
@@ -121,7 +122,9 @@ class Backend:
         bounds = [(count * k // chunks, count * (k + 1) // chunks) for k in range(chunks)]
         if self.client is not None:
             if deals.key not in self._scattered:
-                self._scattered = {deals.key: self.client.scatter(deals, broadcast=True)}
+                if len(self._scattered) >= _KEPT_DEAL_SETS:
+                    del self._scattered[next(iter(self._scattered))]  # the oldest
+                self._scattered[deals.key] = self.client.scatter(deals, broadcast=True)
             source = self._scattered[deals.key]
             futures = [self.client.submit(_play_chunk, source, start, stop, rules, pairs, seed,
                                           pure=False) for start, stop in bounds]

@@ -39,9 +39,9 @@ def _progress(label: str, total: int):
     return nullcontext(None)
 
 
-def fast_match(a: str, b: str, hands: int, seed: int, game, workers: int,
+def fast_match(a, b, hands: int, seed: int, game, workers: int,
                scheduler: str | None = None) -> tuple[np.ndarray, int]:
-    """Per-pair chips of A on the engine, and the number of deals."""
+    """Per-pair chips of A on the engine, and the number of deals (a and b: resolved specs)."""
     from training.deals import cached_deal_set
     from training.evaluate import Backend
     from training.engine import encode_rules, encode_strategy
@@ -52,7 +52,7 @@ def fast_match(a: str, b: str, hands: int, seed: int, game, workers: int,
                                       progress=bar.update if bar is not None else None)
     backend = Backend(workers=workers, scheduler=scheduler)
     try:
-        pair = (*encode_strategy(resolve(a)), *encode_strategy(resolve(b)))
+        pair = (*encode_strategy(a), *encode_strategy(b))
         chips = backend.run(deals, str(path), encode_rules(game), [pair], seed)[0]
     finally:
         backend.close()
@@ -127,11 +127,10 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
-    for spec in (a, b):
-        resolve(spec)  # bad names and files fail here, before any work
+    strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
     started = time.perf_counter()
     if engine == "fast":
-        chips, deals = fast_match(a, b, hands, seed, game, workers, scheduler)
+        chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
     else:
         chips, deals = dealer_match(a, b, hands, seed, game_file, workers)
     seconds = time.perf_counter() - started
