@@ -18,9 +18,10 @@ Exact enumeration, three ways:
   into board cards and opponent cards. On the flop that is C(47, 4) = 178,365 opponent values
   (and 1,081 of ours) for 1,070,190 showdowns; on the turn C(46, 3) = 15,180 for 45,540.
 
-Monte Carlo: `sampled_counts` (with a board) and `sampled_preflop_counts` draw deals by a partial
-Fisher-Yates shuffle of the unseen cards (a shuffle may start from any order, so the deck is never
-reset between samples).
+Monte Carlo: `sampled_counts` (with a board) draws the missing board cards and the opponent's
+pair as indices into tables of the unseen cards and their pairs (rejecting an opponent pair that
+meets the board); `sampled_preflop_counts` deals seven cards by a partial Fisher-Yates shuffle of
+the unseen cards (a shuffle may start from any order, so the deck is never reset between samples).
 
 Every kernel takes `(tables, hole, board, ...)` and finds the unseen cards itself. Callers pick
 the kernel for the street in Python: a numba function that dispatches to others is compiled (and
@@ -41,6 +42,9 @@ BOARD_SIZE = 5
 _LOW_32 = uint64(0xFFFFFFFF)
 _32 = uint64(32)
 _ONE = uint64(1)
+#: Changes whenever the Monte Carlo kernels draw different deals for the same seed (results that
+#: were cached under another version, such as training deal sets, are then recomputed).
+SAMPLER_VERSION = 2
 
 
 @njit
@@ -275,13 +279,36 @@ def _draw(cards, top, uniform):
 
 
 @njit
+def _pairs(keys, bits):
+    """Every pair i < j of the unseen cards: its key, its bits, and its two indices as a mask."""
+    n = keys.shape[0]
+    count = n * (n - 1) // 2
+    pair_keys = np.empty(count, dtype=np.int64)
+    pair_bits = np.empty(count, dtype=np.int64)
+    pair_masks = np.empty(count, dtype=np.uint64)
+    pair = 0
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            pair_keys[pair] = keys[i] + keys[j]
+            pair_bits[pair] = bits[i] | bits[j]
+            pair_masks[pair] = (_ONE << uint64(i)) | (_ONE << uint64(j))
+            pair += 1
+    return pair_keys, pair_bits, pair_masks
+
+
+@njit
 def sampled_counts(tables, hole, board, samples, state):
     """(wins, ties, losses) over `samples` random deals from the SplitMix64 `state`; 3 to 5
     board cards.
 
-    Each 64-bit output of the generator gives two 32-bit numbers, one per card. Our value depends
-    only on which unseen cards complete the board, so it is computed once per completion (as in
-    `flop_counts`) and looked up per sample.
+    A deal is the missing board cards, then the opponent's pair. Both are drawn as indices into
+    precomputed tables, so that samples do not depend on each other (a shuffled deck would chain
+    every sample to the previous one through memory): on the flop the two board cards are a
+    uniform pair of the unseen cards, on the turn one uniform card; the opponent's hand is a
+    uniform pair, drawn again while it shares a card with the board (rejection keeps it uniform
+    among the pairs left: 8% of draws on the flop, 4% on the turn). Each 64-bit output of the
+    generator gives two 32-bit numbers, mapped to a range by Lemire's multiply-shift. Our value
+    depends only on the board, so it is computed once per completion (as in `flop_counts`).
     """
     missing = BOARD_SIZE - board.shape[0]
     if missing == 0:
@@ -295,38 +322,42 @@ def sampled_counts(tables, hole, board, samples, state):
         keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
         our_river_value = 0
     n = keys.shape[0]
-    order = np.arange(n).astype(np.uint8)  # shuffled indices into the unseen cards
+    pair_keys, pair_bits, pair_masks = _pairs(keys, bits)
+    pair_count = uint64(pair_keys.shape[0])
+    ours_by_pair = np.empty(pair_keys.shape[0], dtype=np.int32)
+    if missing == 2:
+        pair = 0
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                ours_by_pair[pair] = ours[i, j]
+                pair += 1
     wins = 0
     ties = 0
     for _ in range(samples):
-        top = uint64(n)
         state += GOLDEN_GAMMA
         word = mix64(state)
         if missing == 2:
-            first, top = _draw(order, top, word >> _32)
-            second, top = _draw(order, top, word & _LOW_32)
-            our_value = ours[first, second]
-            state += GOLDEN_GAMMA
-            word = mix64(state)
-            third, top = _draw(order, top, word >> _32)
-            fourth, top = _draw(order, top, word & _LOW_32)
-            key = board_key + keys[first] + keys[second] + keys[third] + keys[fourth]
-            hand_bits = board_bits | bits[first] | bits[second] | bits[third] | bits[fourth]
+            board_pair = ((word >> _32) * pair_count) >> _32
+            our_value = ours_by_pair[board_pair]
+            taken = pair_masks[board_pair]
+            key = board_key + pair_keys[board_pair]
+            hand_bits = board_bits | pair_bits[board_pair]
         elif missing == 1:
-            first, top = _draw(order, top, word >> _32)
-            our_value = ours[first, first]
-            second, top = _draw(order, top, word & _LOW_32)
-            state += GOLDEN_GAMMA
-            third, top = _draw(order, top, mix64(state) >> _32)
-            key = board_key + keys[first] + keys[second] + keys[third]
-            hand_bits = board_bits | bits[first] | bits[second] | bits[third]
+            card = ((word >> _32) * uint64(n)) >> _32
+            our_value = ours[card, card]
+            taken = _ONE << card
+            key = board_key + keys[card]
+            hand_bits = board_bits | bits[card]
         else:
             our_value = our_river_value
-            first, top = _draw(order, top, word >> _32)
-            second, top = _draw(order, top, word & _LOW_32)
-            key = board_key + keys[first] + keys[second]
-            hand_bits = board_bits | bits[first] | bits[second]
-        their_value = hand_value(tables, key, hand_bits)
+            taken = uint64(0)
+            key = board_key
+            hand_bits = board_bits
+        theirs = ((word & _LOW_32) * pair_count) >> _32
+        while pair_masks[theirs] & taken:
+            state += GOLDEN_GAMMA
+            theirs = ((mix64(state) & _LOW_32) * pair_count) >> _32
+        their_value = hand_value(tables, key + pair_keys[theirs], hand_bits | pair_bits[theirs])
         wins += their_value < our_value
         ties += their_value == our_value
     return wins, ties, samples - wins - ties

@@ -119,6 +119,21 @@ def test_monte_carlo_is_within_four_standard_errors_of_exact(board):
         assert abs(sampled.v - exact.v) < 4 * sampled.std_error
 
 
+@pytest.mark.parametrize("hole, board", [
+    ("Ah2h", "Kh7h3c"),        # flush draws: the opponent's pair and the board share suits
+    ("9s9d", "9h9c2d"),        # quads on the flop: only a straight flush beats us
+    ("AsKc", "Qh7c2d9s"),
+    ("7h6h", "5h4h3c2c9d"),    # river, many splits
+])
+def test_monte_carlo_win_tie_and_loss_rates_each_match_exact(hole, board):
+    """All three rates, not only v: a sampler that skews the opponent's pairs moves them apart."""
+    samples = 400_000
+    exact, sampled = win_rate(hole, board), win_rate(hole, board, samples=samples, seed=8)
+    for exact_rate, sampled_rate in ((exact.win, sampled.win), (exact.tie, sampled.tie),
+                                     (exact.loss, sampled.loss)):
+        assert abs(sampled_rate - exact_rate) <= 4 * np.sqrt(exact_rate * (1 - exact_rate) / samples)
+
+
 def test_monte_carlo_is_reproducible_and_reports_its_seed():
     first = win_rate("AsKc", "Qh7c2d", samples=1000, seed=5)
     assert first == win_rate("AsKc", "Qh7c2d", samples=1000, seed=5)

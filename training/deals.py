@@ -27,7 +27,7 @@ from numba import uint64
 from evaluator.hand_rank import rank_hands_unchecked
 from evaluator.rates import win_rates
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from evaluator.showdown import _draw
+from evaluator.showdown import SAMPLER_VERSION, _draw
 from gambler.jit import njit
 
 CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
@@ -65,7 +65,7 @@ class DealSet:
 
     seed: int
     first_deal: int
-    method: str                 # "exact" or "mc<samples>"
+    method: str                 # "exact" or "mc<samples>v<sampler version>"
     holes: np.ndarray           # uint8[n, 2, 2]
     boards: np.ndarray          # uint8[n, 5]
     v: np.ndarray               # float64[n, 2, 4]
@@ -104,7 +104,7 @@ def deals_cache_dir() -> Path:
 
 
 def _method_name(samples: int | None) -> str:
-    return "exact" if samples is None else f"mc{samples}"
+    return "exact" if samples is None else f"mc{samples}v{SAMPLER_VERSION}"
 
 
 def compute_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
