@@ -23,26 +23,26 @@ from evaluator.cards import CardError, DECK_SIZE
 from evaluator.tables import (CATEGORY_FIRST_VALUE, CATEGORY_NAMES, FLUSH_CHECK, HASH_SHIFT,
                               SUIT_COUNTERS_START, SUIT_LANE, SUIT_SHIFT, HandTables,
                               load_tables)
-from gambler.jit import njit
+from gambler.jit import helper, njit
 
 __all__ = ["rank_hands", "hand_category", "category_name", "CATEGORY_NAMES", "plain_value",
            "flush_value", "hand_value", "flush_suit"]
 
 
-@njit
+@helper
 def plain_value(tables, key):
     """Value of the hand's ranks through the perfect hash (ignores flushes)."""
     rank_sum = uint32(key)
     return tables.rank_values[uint32(rank_sum + tables.hash_offsets[rank_sum >> HASH_SHIFT])]
 
 
-@njit
+@helper
 def flush_value(tables, bits, suit):
     """Best flush among the cards of `suit` in `bits`, 0 with fewer than five of them."""
     return tables.flush_values[uint64((bits >> (SUIT_LANE * suit)) & 0x1FFF)]
 
 
-@njit
+@helper
 def flush_suit(key):
     """The suit holding five or more cards if the hand has a flush, else 0 (no branch).
 
@@ -52,13 +52,13 @@ def flush_suit(key):
     return ((counters >> 4) & 1) | ((counters >> 7) & 2) | (((counters >> 12) & 1) * 3)
 
 
-@njit
+@helper
 def hand_value(tables, key, bits):
     """Value of any hand of 5 to 7 cards from its key and bits (no branch)."""
     return max(plain_value(tables, key), flush_value(tables, bits, flush_suit(key)))
 
 
-@njit
+@helper
 def _plain_pass(tables, hands, values, flush_rows, card_count):
     """Value every row of `hands` by its ranks; list the rows with a flush in `flush_rows`.
 

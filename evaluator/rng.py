@@ -16,14 +16,14 @@ from __future__ import annotations
 import numpy as np
 from numba import uint64
 
-from gambler.jit import njit
+from gambler.jit import helper, njit
 
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit
+@helper
 def mix64(z):
     """SplitMix64's output function: a bijective scramble of a 64-bit word."""
     z = (z ^ (z >> uint64(30))) * _MIX_1

@@ -36,7 +36,7 @@ from numba import prange, uint64
 from evaluator.hand_rank import flush_value, hand_value, plain_value
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from evaluator.tables import SUIT_COUNTERS_START, SUIT_SHIFT
-from gambler.jit import njit
+from gambler.jit import helper, njit
 
 BOARD_SIZE = 5
 _LOW_32 = uint64(0xFFFFFFFF)
@@ -47,7 +47,7 @@ _ONE = uint64(1)
 SAMPLER_VERSION = 2
 
 
-@njit
+@helper
 def _cards_key_bits(tables, cards):
     """Key (with the suit counters' start) and bits of a set of cards."""
     key = SUIT_COUNTERS_START
@@ -73,7 +73,7 @@ def unseen_cards(hole, board):
     return unseen
 
 
-@njit
+@helper
 def _unseen_keys_bits(tables, hole, board):
     """Keys and bits of the unseen cards."""
     unseen = unseen_cards(hole, board)
@@ -85,7 +85,7 @@ def _unseen_keys_bits(tables, hole, board):
     return keys, bits
 
 
-@njit
+@helper
 def _board_flush_suit(board_key):
     """The suit with three or more of the five board cards, or -1 (then no flush is possible)."""
     for suit in range(4):
@@ -94,7 +94,7 @@ def _board_flush_suit(board_key):
     return -1
 
 
-@njit
+@helper
 def _opponent_counts(tables, board_key, board_bits, our_value, keys, bits, count):
     """(wins, ties) of `our_value` against every pair of the cards whose keys and bits are given.
 
@@ -184,7 +184,7 @@ def river_counts(tables, hole, board):
     return wins, ties, n * (n - 1) // 2 - wins - ties
 
 
-@njit
+@helper
 def _completions(tables, hole, board):
     """Everything the turn and flop kernels start from: the unseen cards' keys and bits, the
     board's key and bits, and our value for each way the unseen cards complete the board.
@@ -264,7 +264,7 @@ def flop_counts(tables, hole, board):
     return wins, ties, total - wins - ties
 
 
-@njit
+@helper
 def _draw(cards, top, uniform):
     """One Fisher-Yates step: move a card chosen by `uniform` (32 random bits) below `top`.
 
@@ -278,7 +278,7 @@ def _draw(cards, top, uniform):
     return card, top
 
 
-@njit
+@helper
 def _pairs(keys, bits):
     """Every pair i < j of the unseen cards: its key, its bits, and its two indices as a mask."""
     n = keys.shape[0]

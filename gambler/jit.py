@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 import numba
+import numba.extending
 
 from gambler import __version__
 
@@ -74,5 +75,11 @@ def _configure() -> None:
 
 _configure()
 
-#: `numba.njit` with gambler's defaults: cached, GIL released, no bounds checks.
-njit = functools.partial(numba.njit, cache=True, nogil=True)
+#: `numba.njit` with gambler's defaults: cached, GIL released, no bounds checks, and no C
+#: function-pointer wrapper (gambler never passes kernels as first-class functions).
+njit = functools.partial(numba.njit, cache=True, nogil=True, no_cfunc_wrapper=True)
+
+#: For helpers that kernels call: compiled into each calling kernel with no Python entry point of
+#: their own (about 0.05 s less compile time each; a cold start compiles a dozen). Called from
+#: Python, a helper runs as plain Python.
+helper = numba.extending.register_jitable(cache=True, nogil=True)

@@ -35,13 +35,13 @@ from numba import uint64
 
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from games.tree import GameTree
-from gambler.jit import njit
+from gambler.jit import helper, njit
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "mccfr")
 _VANILLA, _PLUS, _DISCOUNTED = 0, 1, 2
 
 
-@njit
+@helper
 def _matched(regrets, info, count, out):
     """Regret matching for one information set, into out[:count]: positive regrets normalised,
     uniform if none is positive."""
@@ -63,7 +63,7 @@ def current_strategy(regrets, actions, out):
         _matched(regrets, infoset, actions[infoset], out[infoset])
 
 
-@njit
+@helper
 def _reach(kind, player, infoset, parent, edge, edge_prob, strategy, who, own, others):
     """Top-down: `own` reach of player `who`, `others` reach of the opponent and chance."""
     own[0] = 1.0
@@ -80,7 +80,7 @@ def _reach(kind, player, infoset, parent, edge, edge_prob, strategy, who, own, o
             others[node] *= strategy[infoset[up], edge[node]]
 
 
-@njit
+@helper
 def _values(kind, player, infoset, edge_prob, child_start, child_count, children, utility,
             strategy, who, value):
     """Bottom-up: expected utility of player `who` below each node under `strategy`."""
@@ -140,7 +140,7 @@ def cfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start, 
                             strategy_sum[info, k] *= discount
 
 
-@njit
+@helper
 def _sample(state, weights, count):
     """(new state, an index drawn with probability weights[i] / sum)."""
     state = state + GOLDEN_GAMMA
@@ -231,7 +231,7 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
                 depth -= 1
 
 
-@njit
+@helper
 def _profile_values(kind, player, infoset, edge_prob, child_start, child_count, children,
                     utility, policy, value):
     _values(kind, player, infoset, edge_prob, child_start, child_count, children, utility,

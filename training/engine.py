@@ -25,7 +25,7 @@ import numpy as np
 from numba import prange, uint64
 
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from gambler.jit import njit
+from gambler.jit import helper, njit
 
 # Strategy kinds.
 PROFILE, CALL, MIN_RAISE, ALL_IN, RANDOM = range(5)
@@ -38,7 +38,7 @@ MAX_ACTIONS = 64  # per round, as the ACPC server (`MAX_NUM_ACTIONS`)
 _RANDOM_MIX = (0.06, 0.47, 0.47)
 
 
-@njit
+@helper
 def _cubic_chips(params, offset, v):
     """int(c0 + c1 v + c2 v^2 + c3 v^3), the same operations as `bot.params` (same rounding)."""
     value = params[offset] + params[offset + 1] * v + params[offset + 2] * v * v \
@@ -46,14 +46,14 @@ def _cubic_chips(params, offset, v):
     return np.int64(value)  # truncation toward zero, like int() and C's (int)
 
 
-@njit
+@helper
 def _uniform(state):
     """(new state, a float in [0, 1)) from SplitMix64: 53 random bits."""
     state = state + GOLDEN_GAMMA
     return state, (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit
+@helper
 def _uniform_int(state, low, high):
     """(new state, an integer in low..high) from SplitMix64 (Lemire's multiply-shift)."""
     state = state + GOLDEN_GAMMA
@@ -239,7 +239,7 @@ def play_hand(rules, kinds, params, v, outcome, rng_state, trace):
     return outcome * min(spent0, spent1), rng_state
 
 
-@njit
+@helper
 def _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v_deal, outcome, seed, deal):
     """A's chips in the two hands of one deal: (A at position 0, A at position 1)."""
     kinds = np.empty(2, dtype=np.int64)
