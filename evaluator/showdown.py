@@ -52,18 +52,25 @@ def _cards_key_bits(tables, cards):
     """Key (with the suit counters' start) and bits of a set of cards."""
     key = SUIT_COUNTERS_START
     bits = 0
-    for card in cards:
-        key += tables.card_keys[card]
-        bits |= tables.card_bits[card]
+    for i in range(cards.shape[0]):
+        key += tables.card_keys[cards[i]]
+        bits |= tables.card_bits[cards[i]]
     return key, bits
+
+
+@helper
+def _taken(hole, board):
+    """The cards of `hole` and `board` as a 52-bit mask."""
+    taken = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
+    for i in range(board.shape[0]):
+        taken |= np.int64(1) << board[i]
+    return taken
 
 
 @njit
 def unseen_cards(hole, board):
     """The 50 - len(board) cards not in `hole` or `board`, ascending (uint8)."""
-    taken = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
-    for card in board:
-        taken |= np.int64(1) << card
+    taken = _taken(hole, board)
     unseen = np.empty(50 - board.shape[0], dtype=np.uint8)
     count = 0
     for card in range(52):
@@ -75,13 +82,16 @@ def unseen_cards(hole, board):
 
 @helper
 def _unseen_keys_bits(tables, hole, board):
-    """Keys and bits of the unseen cards."""
-    unseen = unseen_cards(hole, board)
-    keys = np.empty(unseen.shape[0], dtype=np.int64)
-    bits = np.empty(unseen.shape[0], dtype=np.int64)
-    for i in range(unseen.shape[0]):
-        keys[i] = tables.card_keys[unseen[i]]
-        bits[i] = tables.card_bits[unseen[i]]
+    """Keys and bits of the unseen cards, in the order of `unseen_cards`."""
+    taken = _taken(hole, board)
+    keys = np.empty(50 - board.shape[0], dtype=np.int64)
+    bits = np.empty(50 - board.shape[0], dtype=np.int64)
+    count = 0
+    for card in range(52):
+        if not (taken >> card) & 1:
+            keys[count] = tables.card_keys[card]
+            bits[count] = tables.card_bits[card]
+            count += 1
     return keys, bits
 
 
