@@ -144,44 +144,63 @@ def main() -> None:
 
     # --- start-up ---------------------------------------------------------------------------------
     # gambler: import the evaluator and load the exact kernels. Peer: the least a numba program
-    # can do, import numba and load one trivial cached function.
+    # can do, import numba and load one trivial cached function. numba imports SciPy (if it is
+    # installed) the first time it loads a kernel, to probe for BLAS; gambler does not depend on
+    # SciPy, so both are also measured with SciPy hidden, as after `pip install gambler`.
+    try:
+        import scipy  # noqa: F401
+        scipy_installed = True
+    except ImportError:
+        scipy_installed = False
+    hide_scipy = "import sys; sys.modules['scipy'] = None; "
     probe = ("import time; t = time.perf_counter(); import evaluator; evaluator.warm_up(); "
              "import resource; print(time.perf_counter() - t, "
-             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)")
     floor = ("import time; t = time.perf_counter(); import trivial; trivial.add_one(1); "
-             "print(time.perf_counter() - t)")
+             "print(time.perf_counter() - t, flush=True)")
 
     def child(code: str, env=None) -> list[float]:
+        """[seconds from spawning a process until it says it is ready, what it printed...]."""
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, env=env).stdout.split()
-        return [time.perf_counter() - started] + [float(x) for x in out]
+        with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                              env=env) as process:
+            line = process.stdout.readline()
+            ready = time.perf_counter() - started
+            process.communicate()
+        if process.returncode:
+            raise RuntimeError(f"start-up probe failed: {code}")
+        return [ready] + [float(x) for x in line.split()]
 
     runs = repeats // 2 + 2
+    variants = [("", "")] + ([(hide_scipy, ", SciPy hidden")] if scipy_installed else [])
+    child(probe)  # make sure the cache is warm
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "trivial.py"), "w") as file:
             file.write("import numba\n@numba.njit(cache=True)\ndef add_one(x):\n    return x + 1\n")
         floor_env = {**os.environ, "PYTHONPATH": folder, "NUMBA_CACHE_DIR": folder}
-        floor_runs = [child(floor, floor_env) for _ in range(runs + 1)][1:]
-    child(probe)  # make sure the cache is warm
-    warm = [child(probe) for _ in range(runs)]
-    warm_total = statistics.median(run[0] for run in warm)
-    rss_mb = statistics.median(run[2] for run in warm) / 1024
-    floor_total = statistics.median(run[0] for run in floor_runs)
-    rows.append(("fresh process, warm cache: `import evaluator; warm_up()` (whole process)",
-                 f"{warm_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
-                 f"{warm_total / floor_total:.2f}x"))
-    with tempfile.TemporaryDirectory() as cache:
-        cold = child(probe, env={**os.environ, "NUMBA_CACHE_DIR": cache})
-    rows.append(("fresh process, empty cache: compile the exact kernels", f"{cold[0]:.1f} s", "",
-                 ""))
+        child(floor, floor_env)
+        rss_mb = 0.0
+        for prefix, label in variants:
+            warm, floor_runs = [], []
+            for _ in range(runs):  # interleaved, so a change of machine speed hits both alike
+                warm.append(child(prefix + probe))
+                floor_runs.append(child(prefix + floor, floor_env))
+            warm_total = statistics.median(run[0] for run in warm)
+            floor_total = statistics.median(run[0] for run in floor_runs)
+            rss_mb = rss_mb or statistics.median(run[2] for run in warm) / 1024
+            rows.append((f"fresh process to ready, warm cache{label}: `import evaluator; warm_up()`",
+                         f"{warm_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
+                         f"{warm_total / floor_total:.2f}x"))
+    cold_times = []
+    for _ in range(1 if options.quick else 3):
+        with tempfile.TemporaryDirectory() as cache:
+            cold_times.append(child(probe, env={**os.environ, "NUMBA_CACHE_DIR": cache})[0])
+    rows.append(("fresh process to ready, empty cache: compile the exact kernels",
+                 f"{statistics.median(cold_times):.1f} s", "", ""))
     rows.append(("resident memory after warm-up (max RSS)", f"{rss_mb:.0f} MB", "", ""))
 
-    try:
-        import scipy  # noqa: F401  (numba imports SciPy at first kernel load when present)
-        scipy_note = "SciPy installed (numba probes it at start-up)"
-    except ImportError:
-        scipy_note = "no SciPy"
+    scipy_note = ("SciPy installed (numba probes it at start-up)" if scipy_installed
+                  else "no SciPy")
     print(f"Machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"numba {numba.__version__}, {scipy_note}; medians of {repeats} runs, one thread")
     print()
