@@ -118,13 +118,38 @@ def distinct_codes(cards):
     return True
 
 
-@njit
-def _first_invalid_row(hands):
-    """Index of the first row with a code above 51 or a repeated card, or -1."""
+@helper
+def _first_invalid_row_of(hands, card_count):
+    """`_first_invalid_row` for rows of `card_count` cards, a constant the caller passes."""
     for row in range(hands.shape[0]):
-        if not distinct_codes(hands[row]):
+        seen = np.uint64(0)
+        repeated = np.uint64(0)
+        too_high = False
+        for column in range(card_count):
+            card = hands[row, column]
+            too_high |= card >= DECK_SIZE
+            bit = np.uint64(1) << np.uint64(card & 63)
+            repeated |= seen & bit
+            seen |= bit
+        if too_high or repeated:
             return row
     return -1
+
+
+@njit
+def _first_invalid_row(hands):
+    """Index of the first row (uint8[n, k], k = 5..7) with a code above 51 or a repeated card,
+    or -1.
+
+    Branch-free within a row and unrolled for each card count (as `_rank_rows`), so checking
+    costs less than valuing.
+    """
+    card_count = hands.shape[1]
+    if card_count == 7:
+        return _first_invalid_row_of(hands, 7)
+    if card_count == 6:
+        return _first_invalid_row_of(hands, 6)
+    return _first_invalid_row_of(hands, 5)
 
 
 def rank_hands_unchecked(hands: np.ndarray, tables: HandTables | None = None) -> np.ndarray:
