@@ -18,10 +18,10 @@ Exact enumeration, three ways:
   into board cards and opponent cards. On the flop that is C(47, 4) = 178,365 opponent values
   (and 1,081 of ours) for 1,070,190 showdowns; on the turn C(46, 3) = 15,180 for 45,540.
 
-Monte Carlo: `sampled_counts` (with a board) draws the missing board cards and the opponent's
-pair as indices into tables of the unseen cards and their pairs (rejecting an opponent pair that
-meets the board); `sampled_preflop_counts` deals seven cards by a partial Fisher-Yates shuffle of
-the unseen cards (a shuffle may start from any order, so the deck is never reset between samples).
+Monte Carlo: `sampled_counts` (with a board) and `sampled_preflop_counts` draw the missing board
+cards and the opponent's pair as indices into tables of the unseen cards and of their pairs,
+rejecting a draw that meets a card already dealt. Samples are thus independent of each other (a
+shuffled deck would chain each sample to the previous one through memory).
 
 Every kernel takes `(tables, hole, board, ...)` and finds the unseen cards itself. Callers pick
 the kernel for the street in Python: a numba function that dispatches to others is compiled (and
@@ -275,20 +275,6 @@ def flop_counts(tables, hole, board):
 
 
 @helper
-def _draw(cards, top, uniform):
-    """One Fisher-Yates step: move a card chosen by `uniform` (32 random bits) below `top`.
-
-    Returns (the card, the new top). Lemire's multiply-shift maps the bits to 0..top-1.
-    """
-    pick = (uniform * top) >> _32
-    top -= _ONE
-    card = cards[pick]
-    cards[pick] = cards[top]
-    cards[top] = card
-    return card, top
-
-
-@helper
 def _pairs(keys, bits):
     """Every pair i < j of the unseen cards: its key, its bits, and its two indices as a mask."""
     n = keys.shape[0]
@@ -375,38 +361,46 @@ def sampled_counts(tables, hole, board, samples, state):
 
 @njit
 def sampled_preflop_counts(tables, hole, samples, state):
-    """`sampled_counts` with no board: seven cards a sample, both hands valued each time."""
-    unseen = unseen_cards(hole, hole[:0])
-    card_keys = tables.card_keys
-    card_bits = tables.card_bits
-    hole_key = card_keys[hole[0]] + card_keys[hole[1]]
-    hole_bits = card_bits[hole[0]] | card_bits[hole[1]]
+    """`sampled_counts` with no board; both hands are valued each time.
+
+    A deal is the opponent's pair, then the board as two pairs and a card, each drawn uniformly
+    from the unseen cards and drawn again while it meets a card already dealt (rejection keeps
+    each uniform among the cards left, so the whole deal is uniform; 0.41 extra draws a deal).
+    """
+    keys, bits = _unseen_keys_bits(tables, hole, hole[:0])
+    pair_keys, pair_bits, pair_masks = _pairs(keys, bits)
+    n = uint64(keys.shape[0])
+    pair_count = uint64(pair_keys.shape[0])
+    hole_key = tables.card_keys[hole[0]] + tables.card_keys[hole[1]]
+    hole_bits = tables.card_bits[hole[0]] | tables.card_bits[hole[1]]
     wins = 0
     ties = 0
     for _ in range(samples):
-        top = uint64(unseen.shape[0])
-        board_key = SUIT_COUNTERS_START
-        board_bits = 0
-        for _ in range(2):
-            state += GOLDEN_GAMMA
-            word = mix64(state)
-            card, top = _draw(unseen, top, word >> _32)
-            board_key += card_keys[card]
-            board_bits |= card_bits[card]
-            card, top = _draw(unseen, top, word & _LOW_32)
-            board_key += card_keys[card]
-            board_bits |= card_bits[card]
         state += GOLDEN_GAMMA
         word = mix64(state)
-        card, top = _draw(unseen, top, word >> _32)
-        board_key += card_keys[card]
-        board_bits |= card_bits[card]
-        first, top = _draw(unseen, top, word & _LOW_32)
+        theirs = ((word >> _32) * pair_count) >> _32
+        taken = pair_masks[theirs]
+        first = ((word & _LOW_32) * pair_count) >> _32
+        while pair_masks[first] & taken:
+            state += GOLDEN_GAMMA
+            first = ((mix64(state) >> _32) * pair_count) >> _32
+        taken |= pair_masks[first]
         state += GOLDEN_GAMMA
-        second, top = _draw(unseen, top, mix64(state) >> _32)
+        word = mix64(state)
+        second = ((word >> _32) * pair_count) >> _32
+        while pair_masks[second] & taken:
+            state += GOLDEN_GAMMA
+            second = ((mix64(state) >> _32) * pair_count) >> _32
+        taken |= pair_masks[second]
+        card = ((word & _LOW_32) * n) >> _32
+        while (taken >> card) & _ONE:
+            state += GOLDEN_GAMMA
+            card = ((mix64(state) >> _32) * n) >> _32
+        board_key = SUIT_COUNTERS_START + pair_keys[first] + pair_keys[second] + keys[card]
+        board_bits = pair_bits[first] | pair_bits[second] | bits[card]
         our_value = hand_value(tables, board_key + hole_key, board_bits | hole_bits)
-        their_value = hand_value(tables, board_key + card_keys[first] + card_keys[second],
-                                 board_bits | card_bits[first] | card_bits[second])
+        their_value = hand_value(tables, board_key + pair_keys[theirs],
+                                 board_bits | pair_bits[theirs])
         wins += their_value < our_value
         ties += their_value == our_value
     return wins, ties, samples - wins - ties

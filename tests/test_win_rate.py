@@ -120,6 +120,8 @@ def test_monte_carlo_is_within_four_standard_errors_of_exact(board):
 
 
 @pytest.mark.parametrize("hole, board", [
+    ("AsKc", ""),              # preflop: exact from the shipped table
+    ("7h2c", ""),
     ("Ah2h", "Kh7h3c"),        # flush draws: the opponent's pair and the board share suits
     ("9s9d", "9h9c2d"),        # quads on the flop: only a straight flush beats us
     ("AsKc", "Qh7c2d9s"),

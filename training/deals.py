@@ -27,10 +27,24 @@ from numba import uint64
 from evaluator.hand_rank import rank_hands_unchecked
 from evaluator.rates import win_rates
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from evaluator.showdown import SAMPLER_VERSION, _draw
-from gambler.jit import njit
+from evaluator.showdown import SAMPLER_VERSION
+from gambler.jit import helper, njit
 
 CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
+
+
+@helper
+def _draw(cards, top, uniform):
+    """One Fisher-Yates step: move a card chosen by `uniform` (32 random bits) below `top`.
+
+    Returns (the card, the new top). Lemire's multiply-shift maps the bits to 0..top-1.
+    """
+    pick = (uniform * top) >> uint64(32)
+    top -= uint64(1)
+    card = cards[pick]
+    cards[pick] = cards[top]
+    cards[top] = card
+    return card, top
 
 
 @njit
