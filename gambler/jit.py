@@ -12,6 +12,9 @@ Rules every jitted function follows (see the evaluator issue):
    an edit to a kernel that another module's kernel calls would otherwise load stale code.
 4. Lookup tables are passed to kernels as arguments: numba freezes global arrays into the compiled
    code (and refuses to cache large ones).
+5. Compile time is mostly numba's per-function work, so helpers that only kernels call use
+   `helper` (no Python or C entry point of their own), and a kernel that must be fast for several
+   sizes passes each size to one helper as a constant, so LLVM unrolls it.
 
 Import this module (or use its `njit`) before defining any kernel; it configures numba on import.
 """
@@ -79,7 +82,8 @@ _configure()
 #: function-pointer wrapper (gambler never passes kernels as first-class functions).
 njit = functools.partial(numba.njit, cache=True, nogil=True, no_cfunc_wrapper=True)
 
-#: For helpers that kernels call: compiled into each calling kernel with no Python entry point of
-#: their own (about 0.05 s less compile time each; a cold start compiles a dozen). Called from
-#: Python, a helper runs as plain Python.
+#: For helpers that only kernels call: compiled into each calling kernel with no Python entry
+#: point of their own (about 0.05 s less compile time each; a cold start compiles a dozen).
+#: Called from Python, a helper is the plain Python function, without numba's integer semantics
+#: (fixed widths that wrap): only kernels should call helpers.
 helper = numba.extending.register_jitable(cache=True, nogil=True)
