@@ -159,8 +159,13 @@ def main() -> None:
     floor = ("import time; t = time.perf_counter(); import trivial; trivial.add_one(1); "
              "print(time.perf_counter() - t, flush=True)")
 
+    # Children may write bytecode caches (`.pyc`), as a normal installation does: a sandbox that
+    # sets PYTHONDONTWRITEBYTECODE would otherwise recompile gambler's sources in every process.
+    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
     def child(code: str, env=None) -> list[float]:
         """[seconds from spawning a process until it says it is ready, what it printed...]."""
+        env = base_env if env is None else env
         started = time.perf_counter()
         with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                               env=env) as process:
@@ -177,7 +182,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "trivial.py"), "w") as file:
             file.write("import numba\n@numba.njit(cache=True)\ndef add_one(x):\n    return x + 1\n")
-        floor_env = {**os.environ, "PYTHONPATH": folder, "NUMBA_CACHE_DIR": folder}
+        floor_env = {**base_env, "PYTHONPATH": folder, "NUMBA_CACHE_DIR": folder}
         child(floor, floor_env)
         rss_mb = 0.0
         for prefix, label in variants:
@@ -194,7 +199,7 @@ def main() -> None:
     cold_times = []
     for _ in range(1 if options.quick else 3):
         with tempfile.TemporaryDirectory() as cache:
-            cold_times.append(child(probe, env={**os.environ, "NUMBA_CACHE_DIR": cache})[0])
+            cold_times.append(child(probe, env={**base_env, "NUMBA_CACHE_DIR": cache})[0])
     rows.append(("fresh process to ready, empty cache: compile the exact kernels",
                  f"{statistics.median(cold_times):.1f} s", "", ""))
     rows.append(("resident memory after warm-up (max RSS)", f"{rss_mb:.0f} MB", "", ""))

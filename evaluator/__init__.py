@@ -11,13 +11,37 @@ Public API (see `../shared/CONTRACT.md`):
 * `warm_up()` loads (or compiles) every kernel, for programs that must answer fast from the start.
 """
 
+import gc
+import importlib
+from typing import TYPE_CHECKING
+
 from evaluator.cards import CardError, format_cards, parse_cards
-from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
-from evaluator.rates import WinRate, WinRates, win_rate, win_rates
+
+if TYPE_CHECKING:
+    from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
+    from evaluator.rates import WinRate, WinRates, win_rate, win_rates
 
 __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_category",
            "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
            "warm_up"]
+
+# The numba parts load on first use, so that what needs only cards (the protocol layer, every
+# command's --help) starts without importing numba.
+_LAZY = {name: "evaluator.hand_rank"
+         for name in ("rank_hands", "hand_category", "category_name", "CATEGORY_NAMES")}
+_LAZY.update({name: "evaluator.rates" for name in ("win_rate", "win_rates", "WinRate", "WinRates")})
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'evaluator' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def warm_up(samples: bool = False, batch: bool = False) -> None:
@@ -25,15 +49,27 @@ def warm_up(samples: bool = False, batch: bool = False) -> None:
 
     Always the exact win-rate kernels; the Monte Carlo ones with `samples=True`; the parallel
     batch kernel that training uses with `batch=True`. Each kernel costs about a second to compile
-    the first time, a few milliseconds to load from the cache after that.
+    the first time, a few milliseconds to load from the cache after that. This is also where
+    numba itself is imported, unless something else imported it first.
     """
-    import numpy as np
+    # numba's first kernel load imports its registries: about 10^5 objects, all long-lived, that
+    # the garbage collector would scan over and over as they arrive (about 0.03 s here).
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        import numpy as np
 
-    for board in ("", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"):
-        win_rate("AsKc", board)
-        if samples:
-            win_rate("AsKc", board, samples=1, seed=0)
-    if batch:
-        holes = np.array([[51, 44]], dtype=np.uint8)
-        win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8))
-        win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8), samples=1)
+        from evaluator.rates import win_rate, win_rates
+
+        for board in ("", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"):
+            win_rate("AsKc", board)
+            if samples:
+                win_rate("AsKc", board, samples=1, seed=0)
+        if batch:
+            holes = np.array([[51, 44]], dtype=np.uint8)
+            win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8))
+            win_rates(holes, np.array([[0, 4, 8]], dtype=np.uint8), samples=1)
+    finally:
+        if collecting:
+            gc.enable()
