@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import socket
 import statistics
 import subprocess
 import sys
@@ -176,6 +177,26 @@ def main() -> None:
             raise RuntimeError(f"start-up probe failed: {code}")
         return [ready] + [float(x) for x in line.split()]
 
+    def bot_child(prefix: str) -> float:
+        """Seconds from spawning `gambler 127.0.0.1 PORT` until its VERSION line arrives (the
+        bot loads its profile and kernels before it answers, as in a match)."""
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            port = server.getsockname()[1]
+            code = prefix + f"from bot.cli import main; main(['127.0.0.1', '{port}'])"
+            started = time.perf_counter()
+            with subprocess.Popen([sys.executable, "-c", code], env=base_env,
+                                  stderr=subprocess.DEVNULL) as process:
+                connection, _ = server.accept()
+                with connection, connection.makefile() as lines:
+                    line = lines.readline()
+                ready = time.perf_counter() - started
+                process.wait()  # the bot exits when the connection closes
+        if not line.startswith("VERSION:"):
+            raise RuntimeError(f"the bot sent {line!r} instead of its VERSION line")
+        return ready
+
     runs = repeats // 2 + 2
     variants = [("", "")] + ([(hide_scipy, ", SciPy hidden")] if scipy_installed else [])
     child(probe)  # make sure the cache is warm
@@ -186,16 +207,22 @@ def main() -> None:
         child(floor, floor_env)
         rss_mb = 0.0
         for prefix, label in variants:
-            warm, floor_runs = [], []
-            for _ in range(runs):  # interleaved, so a change of machine speed hits both alike
+            warm, floor_runs, bot_runs = [], [], []
+            bot_child(prefix)
+            for _ in range(runs):  # interleaved, so a change of machine speed hits all alike
                 warm.append(child(prefix + probe))
                 floor_runs.append(child(prefix + floor, floor_env))
+                bot_runs.append(bot_child(prefix))
             warm_total = statistics.median(run[0] for run in warm)
             floor_total = statistics.median(run[0] for run in floor_runs)
+            bot_total = statistics.median(bot_runs)
             rss_mb = rss_mb or statistics.median(run[2] for run in warm) / 1024
             rows.append((f"fresh process to ready, warm cache{label}: `import evaluator; warm_up()`",
                          f"{warm_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
                          f"{warm_total / floor_total:.2f}x"))
+            rows.append((f"`gambler HOST PORT` to its VERSION line, warm cache{label}",
+                         f"{bot_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
+                         f"{bot_total / floor_total:.2f}x"))
     cold_times = []
     for _ in range(1 if options.quick else 3):
         with tempfile.TemporaryDirectory() as cache:
