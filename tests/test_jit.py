@@ -30,3 +30,20 @@ def test_falls_back_to_temp_when_the_cache_home_is_unusable(tmp_path):
 def test_user_choice_wins(tmp_path):
     chosen = cache_dir_with({"NUMBA_CACHE_DIR": str(tmp_path / "mine")})
     assert chosen == str(tmp_path / "mine")
+
+
+def test_cards_protocol_and_the_bot_command_load_without_numba():
+    """numba costs most of a start-up: only what values hands may import it."""
+    probe = ("import sys, evaluator, protocol, protocol.client, bot.cli; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba'))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "[]"
+
+
+def test_lazy_evaluator_names_resolve_to_the_kernels():
+    probe = ("import evaluator, evaluator.rates; "
+             "print(evaluator.win_rate is evaluator.rates.win_rate, 'rank_hands' in dir(evaluator))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True"]
