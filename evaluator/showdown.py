@@ -297,63 +297,61 @@ def sampled_counts(tables, hole, board, samples, state):
     """(wins, ties, losses) over `samples` random deals from the SplitMix64 `state`; 3 to 5
     board cards.
 
-    A deal is the missing board cards, then the opponent's pair. Both are drawn as indices into
+    A deal is a completion of the board, then the opponent's pair. Both are drawn as indices into
     precomputed tables, so that samples do not depend on each other (a shuffled deck would chain
-    every sample to the previous one through memory): on the flop the two board cards are a
-    uniform pair of the unseen cards, on the turn one uniform card; the opponent's hand is a
-    uniform pair, drawn again while it shares a card with the board (rejection keeps it uniform
-    among the pairs left: 8% of draws on the flop, 4% on the turn). Each 64-bit output of the
-    generator gives two 32-bit numbers, mapped to a range by Lemire's multiply-shift. Our value
-    depends only on the board, so it is computed once per completion (as in `flop_counts`).
+    every sample to the previous one through memory): on the flop the completion is a uniform pair
+    of the unseen cards, on the turn one uniform card, on the river the one empty completion; the
+    opponent's hand is a uniform pair, drawn again while it shares a card with the completion
+    (rejection keeps it uniform among the pairs left: 8% of draws on the flop, 4% on the turn).
+    Each 64-bit output of the generator gives two 32-bit numbers, mapped to a range by Lemire's
+    multiply-shift. Our value depends only on the completion, so it is computed once per
+    completion (as in `flop_counts`) and looked up per sample; one loop serves every street.
     """
     missing = BOARD_SIZE - board.shape[0]
     if missing == 0:
         keys, bits = _unseen_keys_bits(tables, hole, board)
         board_key, board_bits = _cards_key_bits(tables, board)
         hole_key, hole_bits = _cards_key_bits(tables, hole)
-        our_river_value = hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
-                                     board_bits | hole_bits)
-        ours = np.zeros((1, 1), dtype=np.int32)
+        ours = np.full((1, 1), hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
+                                          board_bits | hole_bits), dtype=np.int32)
     else:
         keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
-        our_river_value = 0
     n = keys.shape[0]
     pair_keys, pair_bits, pair_masks = _pairs(keys, bits)
-    pair_count = uint64(pair_keys.shape[0])
-    ours_by_pair = np.empty(pair_keys.shape[0], dtype=np.int32)
+    # The completions: their keys, bits, cards (as masks of unseen-card indices) and our values.
     if missing == 2:
+        completion_keys, completion_bits, completion_masks = pair_keys, pair_bits, pair_masks
+        completion_ours = np.empty(pair_keys.shape[0], dtype=np.int32)
         pair = 0
         for i in range(n - 1):
             for j in range(i + 1, n):
-                ours_by_pair[pair] = ours[i, j]
+                completion_ours[pair] = ours[i, j]
                 pair += 1
+    elif missing == 1:
+        completion_keys, completion_bits = keys, bits
+        completion_masks = _ONE << np.arange(n).astype(np.uint64)
+        completion_ours = np.diag(ours).copy()
+    else:
+        completion_keys = np.zeros(1, dtype=np.int64)
+        completion_bits = np.zeros(1, dtype=np.int64)
+        completion_masks = np.zeros(1, dtype=np.uint64)
+        completion_ours = ours[0].copy()
+    completion_count = uint64(completion_keys.shape[0])
+    pair_count = uint64(pair_keys.shape[0])
     wins = 0
     ties = 0
     for _ in range(samples):
         state += GOLDEN_GAMMA
         word = mix64(state)
-        if missing == 2:
-            board_pair = ((word >> _32) * pair_count) >> _32
-            our_value = ours_by_pair[board_pair]
-            taken = pair_masks[board_pair]
-            key = board_key + pair_keys[board_pair]
-            hand_bits = board_bits | pair_bits[board_pair]
-        elif missing == 1:
-            card = ((word >> _32) * uint64(n)) >> _32
-            our_value = ours[card, card]
-            taken = _ONE << card
-            key = board_key + keys[card]
-            hand_bits = board_bits | bits[card]
-        else:
-            our_value = our_river_value
-            taken = uint64(0)
-            key = board_key
-            hand_bits = board_bits
+        completion = ((word >> _32) * completion_count) >> _32
+        taken = completion_masks[completion]
         theirs = ((word & _LOW_32) * pair_count) >> _32
         while pair_masks[theirs] & taken:
             state += GOLDEN_GAMMA
             theirs = ((mix64(state) & _LOW_32) * pair_count) >> _32
-        their_value = hand_value(tables, key + pair_keys[theirs], hand_bits | pair_bits[theirs])
+        their_value = hand_value(tables, board_key + completion_keys[completion] + pair_keys[theirs],
+                                 board_bits | completion_bits[completion] | pair_bits[theirs])
+        our_value = completion_ours[completion]
         wins += their_value < our_value
         ties += their_value == our_value
     return wins, ties, samples - wins - ties
