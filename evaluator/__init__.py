@@ -25,8 +25,8 @@ __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_categ
            "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
            "warm_up"]
 
-# The numba parts load on first use, so that what needs only cards (the protocol layer, every
-# command's --help) starts without importing numba.
+# The numba parts load on first use, so that what needs only cards (the protocol layer, the
+# dealer, `gambler --help`) starts without importing numba.
 _LAZY = {name: "evaluator.hand_rank"
          for name in ("rank_hands", "hand_category", "category_name", "CATEGORY_NAMES")}
 _LAZY.update({name: "evaluator.rates" for name in ("win_rate", "win_rates", "WinRate", "WinRates")})
