@@ -104,34 +104,30 @@ def _rank_rows(tables, hands, values, flush_rows):
         values[row] = flush_value(tables, bits, flush_suit(key))
 
 
-@njit
-def distinct_codes(cards):
-    """Are `cards` distinct codes 0..51?"""
-    seen = 0
-    for card in cards:
-        if card >= DECK_SIZE:
-            return False
-        bit = np.int64(1) << card
-        if seen & bit:
-            return False
+@helper
+def distinct_codes(hands, row, card_count):
+    """Are the first `card_count` cards of `hands[row]` distinct codes 0..51?
+
+    Branch-free, so a loop over many rows is not slowed by mispredictions; indexing the row in
+    place (not a slice of it) keeps array views, and their reference counts, out of that loop.
+    """
+    seen = np.uint64(0)
+    repeated = np.uint64(0)
+    too_high = False
+    for column in range(card_count):
+        card = hands[row, column]
+        too_high |= card >= DECK_SIZE
+        bit = np.uint64(1) << np.uint64(card & 63)
+        repeated |= seen & bit
         seen |= bit
-    return True
+    return not (too_high or repeated)
 
 
 @helper
 def _first_invalid_row_of(hands, card_count):
     """`_first_invalid_row` for rows of `card_count` cards, a constant the caller passes."""
     for row in range(hands.shape[0]):
-        seen = np.uint64(0)
-        repeated = np.uint64(0)
-        too_high = False
-        for column in range(card_count):
-            card = hands[row, column]
-            too_high |= card >= DECK_SIZE
-            bit = np.uint64(1) << np.uint64(card & 63)
-            repeated |= seen & bit
-            seen |= bit
-        if too_high or repeated:
+        if not distinct_codes(hands, row, card_count):
             return row
     return -1
 

@@ -145,14 +145,14 @@ class WinRates:
 @njit
 def _first_invalid_batch_row(holes, boards, board_sizes):
     """First row whose hole and board prefix are not distinct codes 0..51, or -1."""
-    cards = np.empty(7, dtype=np.uint8)
+    cards = np.empty((1, 7), dtype=np.uint8)
     for row in range(holes.shape[0]):
         size = board_sizes[row]
         if size != 0 and size != 3 and size != 4 and size != 5:
             return row
-        cards[0], cards[1] = holes[row, 0], holes[row, 1]
-        cards[2:2 + size] = boards[row, :size]
-        if not distinct_codes(cards[:2 + size]):
+        cards[0, 0], cards[0, 1] = holes[row, 0], holes[row, 1]
+        cards[0, 2:2 + size] = boards[row, :size]
+        if not distinct_codes(cards, 0, 2 + size):
             return row
     return -1
 

@@ -82,7 +82,11 @@ def unseen_cards(hole, board):
 
 @helper
 def _unseen_keys_bits(tables, hole, board):
-    """Keys and bits of the unseen cards, in the order of `unseen_cards`."""
+    """Keys and bits of the unseen cards, in the order of `unseen_cards`.
+
+    Built directly rather than through `unseen_cards`: its uint8 array costs the exact kernels
+    about 0.5 s more compile time on a cold start.
+    """
     taken = _taken(hole, board)
     keys = np.empty(50 - board.shape[0], dtype=np.int64)
     bits = np.empty(50 - board.shape[0], dtype=np.int64)

@@ -176,7 +176,6 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
         state = stream_seed(seed, t)
         for who in range(2):
             sign = 1.0 if who == 0 else -1.0
-            depth = 0
             stack_node[0], stack_phase[0], stack_pick[0] = 0, 0, -1
             depth = 1
             while depth > 0:
@@ -190,26 +189,21 @@ def mccfr_iterations(kind, player, infoset, parent, edge, edge_prob, child_start
                 start = child_start[node]
                 if stack_phase[top] == 0:
                     stack_phase[top] = 1
-                    if kind[node] == 1:
-                        for k in range(count):
-                            weights[k] = edge_prob[children[start + k]]
-                        state, pick = _sample(state, weights, count)
-                        stack_pick[top] = pick
-                        stack_node[depth], stack_phase[depth], stack_pick[depth] = \
-                            children[start + pick], 0, -1
-                        depth += 1
-                        continue
-                    info = infoset[node]
-                    if player[node] == who:
+                    if kind[node] != 1 and player[node] == who:
                         stack_pick[top] = -1
                         for k in range(count):  # explore every own action
                             stack_node[depth], stack_phase[depth], stack_pick[depth] = \
                                 children[start + k], 0, -1
                             depth += 1
                         continue
-                    _matched(regrets, info, count, weights)
-                    for k in range(count):
-                        strategy_sum[info, k] += weights[k]  # the opponent's average
+                    if kind[node] == 1:  # chance: sample by the edge probabilities
+                        for k in range(count):
+                            weights[k] = edge_prob[children[start + k]]
+                    else:  # the opponent: sample its current strategy, add that to its average
+                        info = infoset[node]
+                        _matched(regrets, info, count, weights)
+                        for k in range(count):
+                            strategy_sum[info, k] += weights[k]
                     state, pick = _sample(state, weights, count)
                     stack_pick[top] = pick
                     stack_node[depth], stack_phase[depth], stack_pick[depth] = \
