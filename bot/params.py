@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from gambler.errors import GamblerError
+from gambler.errors import GamblerError, read_text
 
 ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
@@ -210,10 +210,7 @@ def find_profile_file(name: str | Path) -> Path:
 def load_profile(name: str | Path = "default") -> Profile:
     """Read a profile from a path or a shipped name."""
     path = find_profile_file(name)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProfileError(f"cannot read {path}: {error}") from None
+    text = read_text(path, ProfileError)
     return parse_profile(text, source=str(name))
 
 

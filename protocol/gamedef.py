@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from gambler.errors import read_text
 from protocol.errors import GameDefinitionError
 
 MAX_PLAYERS = 10
@@ -254,8 +255,5 @@ def find_game_file(name: str | Path) -> Path:
 def load_game(name: str | Path = DEFAULT_GAME) -> Game:
     """Read a game definition from a path or a shipped name."""
     path = find_game_file(name)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise GameDefinitionError(f"cannot read {path}: {error}") from None
+    text = read_text(path, GameDefinitionError)
     return parse_game(text, source=str(name))
