@@ -11,6 +11,7 @@ parallel kernel is not used here) unless a row says otherwise.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import socket
@@ -31,6 +32,9 @@ from evaluator.showdown import (EXACT_KERNELS, sampled_counts,  # noqa: E402
                                 sampled_preflop_counts)
 from evaluator.rng import stream_seed  # noqa: E402
 from evaluator.tables import load_tables  # noqa: E402
+
+# Packages numba imports when they are installed, none of which gambler depends on.
+NUMBA_OPTIONAL_IMPORTS = ("scipy", "cffi", "colorama")
 
 FULL_RANGE = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
               "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
@@ -145,15 +149,14 @@ def main() -> None:
 
     # --- start-up ---------------------------------------------------------------------------------
     # gambler: import the evaluator and load the exact kernels. Peer: the least a numba program
-    # can do, import numba and load one trivial cached function. numba imports SciPy (if it is
-    # installed) the first time it loads a kernel, to probe for BLAS; gambler does not depend on
-    # SciPy, so both are also measured with SciPy hidden, as after `pip install gambler`.
-    try:
-        import scipy  # noqa: F401
-        scipy_installed = True
-    except ImportError:
-        scipy_installed = False
-    hide_scipy = "import sys; sys.modules['scipy'] = None; "
+    # can do, import numba and load one trivial cached function. numba imports some packages
+    # when they are installed: SciPy at the first kernel load (to probe for BLAS), cffi (and
+    # through it pycparser) at the same moment, colorama with its error messages. gambler depends
+    # on none of them, so both are also measured with them hidden, as after `pip install gambler`
+    # into a fresh environment.
+    optional = [name for name in NUMBA_OPTIONAL_IMPORTS if importlib.util.find_spec(name)]
+    hide_optional = "".join(f"sys.modules[{name!r}] = None; " for name in optional)
+    hide_optional = "import sys; " + hide_optional if optional else ""
     probe = ("import time; t = time.perf_counter(); import evaluator; evaluator.warm_up(); "
              "import resource; print(time.perf_counter() - t, "
              "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)")
@@ -198,7 +201,8 @@ def main() -> None:
         return ready
 
     runs = repeats // 2 + 2
-    variants = [("", "")] + ([(hide_scipy, ", SciPy hidden")] if scipy_installed else [])
+    hidden_label = f", as a plain install ({', '.join(optional)} hidden)"
+    variants = [("", "")] + ([(hide_optional, hidden_label)] if optional else [])
     child(probe)  # make sure the cache is warm
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "trivial.py"), "w") as file:
@@ -206,6 +210,7 @@ def main() -> None:
         floor_env = {**base_env, "PYTHONPATH": folder, "NUMBA_CACHE_DIR": folder}
         child(floor, floor_env)
         rss_mb = 0.0
+        interpreter_runs = []
         for prefix, label in variants:
             warm, floor_runs, bot_runs = [], [], []
             bot_child(prefix)
@@ -213,6 +218,7 @@ def main() -> None:
                 warm.append(child(prefix + probe))
                 floor_runs.append(child(prefix + floor, floor_env))
                 bot_runs.append(bot_child(prefix))
+                interpreter_runs.append(child("print(0, flush=True)")[0])
             warm_total = statistics.median(run[0] for run in warm)
             floor_total = statistics.median(run[0] for run in floor_runs)
             bot_total = statistics.median(bot_runs)
@@ -223,6 +229,8 @@ def main() -> None:
             rows.append((f"`gambler HOST PORT` to its VERSION line, warm cache{label}",
                          f"{bot_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
                          f"{bot_total / floor_total:.2f}x"))
+    rows.append(("Python alone: fresh interpreter to its first line (site, .pth files)",
+                 f"{statistics.median(interpreter_runs):.3f} s", "", ""))
     cold_times = []
     for _ in range(1 if options.quick else 3):
         with tempfile.TemporaryDirectory() as cache:
@@ -231,10 +239,10 @@ def main() -> None:
                  f"{statistics.median(cold_times):.1f} s", "", ""))
     rows.append(("resident memory after warm-up (max RSS)", f"{rss_mb:.0f} MB", "", ""))
 
-    scipy_note = ("SciPy installed (numba probes it at start-up)" if scipy_installed
-                  else "no SciPy")
+    optional_note = (f"installed and imported by numba if present: {', '.join(optional)}"
+                     if optional else f"none of {', '.join(NUMBA_OPTIONAL_IMPORTS)} installed")
     print(f"Machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"numba {numba.__version__}, {scipy_note}; medians of {repeats} runs, one thread")
+          f"numba {numba.__version__}, {optional_note}; medians of {repeats} runs, one thread")
     print()
     print("| figure | gambler | peer (same run) | ratio |")
     print("|---|---|---|---|")

@@ -20,6 +20,7 @@ from gambler.errors import GamblerError
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
+BOARD_SIZES = (0, 3, 4, 5)  # a hold'em board: preflop, flop, turn, river
 
 # Every accepted spelling of every card: rank and suit in either case.
 _CODE_OF = {rank_text + suit_text: rank * 4 + suit

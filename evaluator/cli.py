@@ -10,8 +10,7 @@ import json
 
 import click
 
-from evaluator.cards import format_cards, parse_cards
-from evaluator.rates import BOARD_SIZES, MAX_SEED, win_rate
+from evaluator.cards import BOARD_SIZES, format_cards, parse_cards
 from gambler.cli import debug_option, run
 
 
@@ -27,7 +26,7 @@ def _describe(rate) -> str:
               help="Visible board: 0, 3, 4 or 5 cards, e.g. Qh7c2d.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo with N deals instead of exact enumeration.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None, metavar="N",
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=None, metavar="N",
               help="Seed for --samples (default: a fresh one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
@@ -40,6 +39,8 @@ def command(hole: str, board: str, samples: int | None, seed: int | None, as_jso
     """
     hole_codes = parse_cards(hole, count=2)
     board_codes = parse_cards(board, count=BOARD_SIZES)
+    from evaluator.rates import win_rate  # numba loads only once the input is known to be good
+
     rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed)
     hole_text, board_text = format_cards(hole_codes), format_cards(board_codes)
     if as_json:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import CardError, as_cards, card_text
+from evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
 from evaluator.hand_rank import distinct_codes
 from evaluator.preflop import class_index, class_indices, load_table
 from evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
@@ -30,7 +30,6 @@ from evaluator.rng import stream_seed
 from evaluator.tables import load_tables
 from gambler.jit import njit
 
-BOARD_SIZES = (0, 3, 4, 5)
 MAX_SEED = 2**63 - 1
 
 

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 PROBE = "import numba, gambler.jit; print(numba.config.CACHE_DIR)"
@@ -32,9 +33,14 @@ def test_user_choice_wins(tmp_path):
     assert chosen == str(tmp_path / "mine")
 
 
-def test_cards_protocol_and_the_bot_command_load_without_numba():
-    """numba costs most of a start-up: only what values hands may import it."""
-    probe = ("import sys, evaluator, protocol, protocol.client, bot.cli; "
+def test_cards_protocol_and_every_command_load_without_numba():
+    """numba costs most of a start-up: only what values hands may import it, so `--help` and bad
+    input answer at once from every command."""
+    with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
+        scripts = tomllib.load(file)["project"]["scripts"]
+    commands = sorted({target.split(":")[0] for target in scripts.values()})
+    assert "evaluator.cli" in commands and "bot.cli" in commands
+    probe = (f"import sys, evaluator, protocol, protocol.client, {', '.join(commands)}; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba'))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True).stdout.strip()
