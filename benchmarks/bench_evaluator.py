@@ -221,8 +221,10 @@ def main() -> None:
             warm_total = statistics.median(run[0] for run in warm)
             floor_total = statistics.median(run[0] for run in floor_runs)
             bot_total = statistics.median(bot_runs)
-            rss_mb = statistics.median(run[2] for run in warm) / 1024  # the last variant: the plain install
-            rows.append((f"fresh process to ready, warm cache{label}: `import evaluator; warm_up()`",
+            # Kept from the last variant: the plain install when there is one.
+            rss_mb = statistics.median(run[2] for run in warm) / 1024
+            rows.append((f"fresh process to ready, warm cache{label}: "
+                         "`import evaluator; warm_up()`",
                          f"{warm_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
                          f"{warm_total / floor_total:.2f}x"))
             rows.append((f"`gambler HOST PORT` to its VERSION line, warm cache{label}",

@@ -55,7 +55,8 @@ class MatchRecord:
                 f"{len(self.latencies)} decisions, latency p50 {median:.3f} ms, "
                 f"p99 {self.latency_ms(0.99):.3f} ms; {per_hand:.2f} ms/hand")
         if self.bad_lines or self.bad_decisions:
-            text += f"; {self.bad_lines} malformed lines skipped, {self.bad_decisions} bad decisions"
+            text += (f"; {self.bad_lines} malformed lines skipped, "
+                     f"{self.bad_decisions} bad decisions")
         return text
 
 

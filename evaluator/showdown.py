@@ -353,8 +353,9 @@ def sampled_counts(tables, hole, board, samples, state):
         while pair_masks[theirs] & taken:
             state += GOLDEN_GAMMA
             theirs = ((mix64(state) & _LOW_32) * pair_count) >> _32
-        their_value = hand_value(tables, board_key + completion_keys[completion] + pair_keys[theirs],
-                                 board_bits | completion_bits[completion] | pair_bits[theirs])
+        their_value = hand_value(
+            tables, board_key + completion_keys[completion] + pair_keys[theirs],
+            board_bits | completion_bits[completion] | pair_bits[theirs])
         our_value = completion_ours[completion]
         wins += their_value < our_value
         ties += their_value == our_value

@@ -168,7 +168,8 @@ def five_card_strength(ranks: tuple[int, ...], flush: bool) -> tuple:
 
 
 def five_card_values() -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
-    """Dense values 1..7462 of all 5-card hands: (non-flush by sorted ranks, flush by sorted ranks)."""
+    """Dense values 1..7462 of all 5-card hands, keyed by their sorted ranks: (without a flush,
+    with a flush)."""
     plain = [r for r in itertools.combinations_with_replacement(range(RANK_COUNT), 5)
              if max(r.count(x) for x in r) <= 4]
     suited = list(itertools.combinations(range(RANK_COUNT), 5))
@@ -259,8 +260,9 @@ def build_tables() -> HandTables:
 
 def save_tables(tables: HandTables, path: Path = DATA_FILE) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, hash_offsets=tables.hash_offsets.astype(np.int32), rank_values=tables.rank_values,
-                        flush_values=tables.flush_values, rank_keys=np.array(RANK_KEYS))
+    np.savez_compressed(path, hash_offsets=tables.hash_offsets.astype(np.int32),
+                        rank_values=tables.rank_values, flush_values=tables.flush_values,
+                        rank_keys=np.array(RANK_KEYS))
 
 
 _loaded: HandTables | None = None

@@ -99,8 +99,10 @@ def is_equilibrium(A: np.ndarray, B: np.ndarray, x: np.ndarray, y: np.ndarray,
 
 # --- Kuhn poker in reduced normal form ----------------------------------------------------------
 
-FIRST_PLANS = ("b", "pf", "pc")          # player 0, per card: bet; check then fold; check then call
-SECOND_PLANS = ("fp", "fb", "cp", "cb")  # player 1, per card: (answer to a bet, action after a check)
+# Player 0, per card: bet; check then fold; check then call.
+FIRST_PLANS = ("b", "pf", "pc")
+# Player 1, per card: its answer to a bet (fold or call), then its action after a check.
+SECOND_PLANS = ("fp", "fb", "cp", "cb")
 
 
 def _kuhn_payoff(card0: int, card1: int, plan0: str, plan1: str) -> int:

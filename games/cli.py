@@ -12,7 +12,6 @@ Every subcommand takes --seed and --json (one JSON object on stdout); progress g
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 import click
@@ -326,7 +325,8 @@ def nim(rows, limit, selection, population, offspring, generations, mutation, ma
     try:
         heaps = tuple(int(part) for part in rows.split(","))
     except ValueError:
-        raise click.BadParameter(f"{rows!r} is not a list of row sizes", param_hint="--rows")
+        raise click.BadParameter(f"{rows!r} is not a list of row sizes",
+                                 param_hint="--rows") from None
     if not heaps or min(heaps) < 0 or sum(heaps) == 0:
         raise click.BadParameter("rows need at least one object", param_hint="--rows")
     result = evolve(heaps, limit, selection, population, offspring, generations, mutation,

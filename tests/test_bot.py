@@ -10,9 +10,8 @@ import pytest
 
 from acpc_support import NOLIMIT
 from bot.strategies import RandomStrategy, load_strategy
-from protocol import load_game, parse_betting, parse_matchstate
+from protocol import load_game, parse_matchstate
 from protocol.client import LineReader
-from protocol.matchstate import parse_cards_field
 
 GAME = load_game(NOLIMIT)
 
@@ -42,7 +41,8 @@ def test_random_baseline_mix_and_renormalisation():
     sizes = [size for size in sizes if size]
     assert min(sizes) >= 500 and max(sizes) <= 20000 and max(sizes) - min(sizes) > 15000
     again, other = RandomStrategy(seed=1), RandomStrategy(seed=1)
-    assert [str(again.act(facing)) for _ in range(50)] == [str(other.act(facing)) for _ in range(50)]
+    assert ([str(again.act(facing)) for _ in range(50)]
+            == [str(other.act(facing)) for _ in range(50)])
 
 
 def test_profile_strategy_keeps_its_plan_for_the_round():
@@ -91,6 +91,13 @@ def test_bot_plays_whole_matches_legally_and_scores_them_like_the_dealer(tmp_pat
         for (hand, position, cards, betting, result), state_line in zip(rows, logged):
             assert (int(hand), betting) == (int(state_line[1]), state_line[2])
             assert float(result) == float(state_line[4].split("|")[int(position)])
+            # The bot saw its own cards and the board as dealt, the opponent's only if shown.
+            seen_holes, *seen_board = cards.split("/")
+            dealt_holes, *dealt_board = state_line[3].split("/")
+            assert seen_board == dealt_board
+            for seat_seen, seat_dealt in zip(seen_holes.split("|"), dealt_holes.split("|")):
+                assert seat_seen in ("", seat_dealt)
+            assert seen_holes.split("|")[int(position)] == dealt_holes.split("|")[int(position)]
         summary = outputs[seat][1].strip().splitlines()[-1]
         assert summary.startswith("gambler: 300 hands,") and "latency p50" in summary
     score = out.strip().splitlines()[-1]

@@ -10,8 +10,8 @@ from protocol import BettingState, load_game
 from protocol.betting import Action
 from protocol.matchstate import MatchState
 from training.deals import compute_deal_set, deal_cards
-from training.engine import (CALL_CODE, FOLD_CODE, encode_rules, encode_strategy, play_deals,
-                             play_deals_parallel, play_hand)
+from training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy,
+                             play_deals, play_deals_parallel, play_hand)
 from evaluator.rng import stream_seed
 
 NL = load_game(NOLIMIT)
@@ -117,6 +117,8 @@ def test_limit_games_follow_the_rules_too():
                               np.uint64(stream_seed(1, i)), trace)
         state = BettingState.start(game)
         for _, code, amount in [record for record in trace if record[0] >= 0]:
+            if code == RAISE_CODE:  # the engine's raise-to is the limit game's one raise size
+                assert amount == state.legal_actions().max_raise_to
             state = state.apply(Action("f") if code == FOLD_CODE else Action("c")
                                 if code == CALL_CODE else Action("r"))
         assert state.finished

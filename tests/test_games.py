@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
-from games.cfr import best_response, exploitability, game_value, nash_conv, solve, uniform_policy
-from games.nim import (DEFAULT_ROWS, Genome, evolve, moves, optimal_move, play,
+from games.cfr import best_response, game_value, nash_conv, solve, uniform_policy
+from games.nim import (DEFAULT_ROWS, evolve, optimal_move, play,
                        seed_optimal_move, random_move, duel, wilson, winning)
 from games.onecard import OneCardGame, payoff_matrix, run_ga, solve_exactly
 from games.poker_trees import kuhn_tree, leduc_tree

@@ -49,7 +49,8 @@ def test_cards_protocol_and_every_command_load_without_numba():
 
 def test_lazy_evaluator_names_resolve_to_the_kernels():
     probe = ("import evaluator, evaluator.rates; "
-             "print(evaluator.win_rate is evaluator.rates.win_rate, 'rank_hands' in dir(evaluator))")
+             "print(evaluator.win_rate is evaluator.rates.win_rate, "
+             "'rank_hands' in dir(evaluator))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "True"]

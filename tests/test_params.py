@@ -21,7 +21,8 @@ def test_shipped_profiles():
                                                  (1380, 6600, 0, 0), (4000, 20000, 0, 0)]
     assert [r.raise_[:2] for r in handmade.rounds] == [(125, 2500), (125, 5000), (125, 10000),
                                                        (125, 20000)]
-    assert len(seed.as_vector()) == 44 and Profile.from_vector(seed.as_vector()).rounds == seed.rounds
+    assert len(seed.as_vector()) == 44
+    assert Profile.from_vector(seed.as_vector()).rounds == seed.rounds
 
 
 def test_cubics_truncate_toward_zero():

@@ -133,7 +133,8 @@ def test_monte_carlo_win_tie_and_loss_rates_each_match_exact(hole, board):
     exact, sampled = win_rate(hole, board), win_rate(hole, board, samples=samples, seed=8)
     for exact_rate, sampled_rate in ((exact.win, sampled.win), (exact.tie, sampled.tie),
                                      (exact.loss, sampled.loss)):
-        assert abs(sampled_rate - exact_rate) <= 4 * np.sqrt(exact_rate * (1 - exact_rate) / samples)
+        standard_error = np.sqrt(exact_rate * (1 - exact_rate) / samples)
+        assert abs(sampled_rate - exact_rate) <= 4 * standard_error
 
 
 def test_monte_carlo_is_reproducible_and_reports_its_seed():

@@ -30,7 +30,7 @@ def _default_proposal() -> dict[str, float]:
 @dataclass(frozen=True)
 class TrainConfig:
     start: str = "seed"                  # profile to start from (path or shipped name)
-    deals: int = 50_000                  # training deals per comparison (2 hands each, per opponent)
+    deals: int = 50_000                  # deals per comparison (2 hands each, per opponent)
     deal_seed: int = 1000                # the training deals are deals 0..deals-1 of this seed
     fresh_deals: int = 50_000            # deals per re-scoring of an accepted profile
     fresh_sets: int = 4                  # fresh deal sets used in turn (seeds deal_seed + 1 ...)

@@ -31,7 +31,8 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
         xs = [step for step, _ in scored]
         ys = [score["mbb_per_hand"] for _, score in scored]
         spread = [score["ci95_mbb"] for _, score in scored]
-        top.plot(xs, ys, color="tab:blue", label="best profile vs the fixed opponents (validation deals)")
+        top.plot(xs, ys, color="tab:blue",
+                 label="best profile vs the fixed opponents (validation deals)")
         top.fill_between(xs, [y - s for y, s in zip(ys, spread)],
                          [y + s for y, s in zip(ys, spread)], color="tab:blue", alpha=0.2,
                          label="95% CI")
