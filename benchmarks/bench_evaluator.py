@@ -161,7 +161,8 @@ def main() -> None:
              "import resource; print(time.perf_counter() - t, "
              "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)")
     floor = ("import time; t = time.perf_counter(); import trivial; trivial.add_one(1); "
-             "print(time.perf_counter() - t, flush=True)")
+             "import resource; print(time.perf_counter() - t, "
+             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)")
 
     # Children may write bytecode caches (`.pyc`), as a normal installation does: a sandbox that
     # sets PYTHONDONTWRITEBYTECODE would otherwise recompile gambler's sources in every process.
@@ -221,8 +222,9 @@ def main() -> None:
             warm_total = statistics.median(run[0] for run in warm)
             floor_total = statistics.median(run[0] for run in floor_runs)
             bot_total = statistics.median(bot_runs)
-            # Kept from the last variant: the plain install when there is one.
+            # Memory: kept from the last variant, the plain install when there is one.
             rss_mb = statistics.median(run[2] for run in warm) / 1024
+            floor_rss_mb = statistics.median(run[2] for run in floor_runs) / 1024
             rows.append((f"fresh process to ready, warm cache{label}: "
                          "`import evaluator; warm_up()`",
                          f"{warm_total:.2f} s", f"numba + 1 cached function {floor_total:.2f} s",
@@ -240,7 +242,8 @@ def main() -> None:
     rows.append((f"fresh process to ready, empty cache{plain_label}: compile the exact kernels",
                  f"{statistics.median(cold_times):.1f} s", "", ""))
     rows.append((f"resident memory after warm-up (max RSS){plain_label}", f"{rss_mb:.0f} MB",
-                 "", ""))
+                 f"numba + 1 cached function {floor_rss_mb:.0f} MB",
+                 f"{rss_mb / floor_rss_mb:.2f}x"))
 
     optional_note = (f"installed and imported by numba if present: {', '.join(optional)}"
                      if optional else f"none of {', '.join(NUMBA_OPTIONAL_IMPORTS)} installed")
