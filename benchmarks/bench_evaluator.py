@@ -1,11 +1,14 @@
 """Evaluator speed: hand values, exact and Monte Carlo win rates, start-up, against eval7 and treys.
 
     python -m pip install -e ".[bench]"      # eval7 and treys, for this script only
-    python benchmarks/bench_evaluator.py [--quick]
+    python benchmarks/bench_evaluator.py [--quick] [--runs N]
 
 Prints one table (markdown) with the machine, each figure as a median over repetitions, and the
 ratio against a peer measured in the same run. Everything runs on one thread (the batch API's
-parallel kernel is not used here) unless a row says otherwise.
+parallel kernel is not used here) unless a row says otherwise. With `--runs N` the whole
+measurement runs N times, each in a fresh process, and a last table gives every figure's range
+over the runs and in how many of them it met the evaluator issue's target (this machine's speed
+drifts between runs, so one run says little about a target).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import importlib.util
 import os
 import platform
+import re
 import socket
 import statistics
 import subprocess
@@ -35,6 +39,19 @@ from evaluator.tables import load_tables  # noqa: E402
 
 # Packages numba imports when they are installed, none of which gambler depends on.
 NUMBA_OPTIONAL_IMPORTS = ("scipy", "cffi", "colorama")
+
+#: The evaluator issue's targets: (start of a figure's name, the bound's direction, bound in the
+#: figure's own unit, as the issue writes it). Start-up figures are read as a plain install.
+TARGETS = (
+    ("7-card evaluations/s, kernel", ">=", 250.0, "≥ 250 M/s"),
+    ("exact win rate, river (kernel)", "<=", 10.0, "≤ 10 us"),
+    ("exact win rate, turn (kernel)", "<=", 200.0, "≤ 0.2 ms"),
+    ("exact win rate, flop (kernel)", "<=", 4000.0, "≤ 4 ms"),
+    ("Monte Carlo 10,000 samples, preflop (kernel)", "<=", 0.3, "≤ 0.3 ms"),
+    ("Monte Carlo 10,000 samples, flop (kernel)", "<=", 0.15, "≤ 0.15 ms"),
+    ("fresh process to ready, warm cache, as a plain install", "<=", 0.6, "≤ 0.6 s"),
+    ("fresh process to ready, empty cache", "<=", 5.0, "≤ 5 s"),
+)
 
 FULL_RANGE = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
               "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
@@ -71,10 +88,73 @@ def spots(street_size: int, count: int, seed: int) -> list[tuple[np.ndarray, np.
     return [(deal[:2].copy(), deal[2:].copy()) for deal in deals]
 
 
+def leading_number(text: str) -> float:
+    """The number a table cell starts with: `"1,772.2 us"` -> 1772.2."""
+    match = re.match(r"[\d,]+(\.\d+)?", text.strip())
+    if match is None:
+        raise ValueError(f"no number in {text!r}")
+    return float(match.group(0).replace(",", ""))
+
+
+def table_rows(output: str) -> list[list[str]]:
+    """The body rows of the markdown table in one run's output, as lists of cells."""
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in output.splitlines() if line.startswith("| ")]
+    return rows[1:]  # the header row is not a figure
+
+
+def summarise_runs(outputs: list[str]) -> None:
+    """Print each figure's range over the runs, its peer's, and how often it met its target."""
+    runs = [dict((row[0], row) for row in table_rows(output)) for output in outputs]
+    print(f"| figure | {len(runs)} runs (min - max) | peer (min - max) | ratio (min - max) "
+          "| target | met in |")
+    print("|---|---|---|---|---|---|")
+    for figure, first in runs[0].items():
+        cells = [run[figure] for run in runs if figure in run]
+        values = [leading_number(cell[1]) for cell in cells]
+        unit = first[1].split()[-1]
+        peers = [cell[2] for cell in cells if cell[2]]
+        peer_range = ""
+        if peers:
+            peer_name = peers[0].rsplit(" ", 2)[0]
+            peer_values = [leading_number(peer.rsplit(" ", 2)[1]) for peer in peers]
+            peer_range = (f"{peer_name} {min(peer_values):,g} - {max(peer_values):,g} "
+                          f"{peers[0].split()[-1]}")
+        ratios = [leading_number(cell[3]) for cell in cells if cell[3]]
+        ratio_range = f"{min(ratios):,g}x - {max(ratios):,g}x" if ratios else ""
+        target, met = "", ""
+        for prefix, direction, bound, text in TARGETS:
+            if figure.startswith(prefix):
+                hits = sum(value >= bound if direction == ">=" else value <= bound
+                           for value in values)
+                target, met = text, f"{hits} of {len(values)}"
+                break
+        print(f"| {figure} | {min(values):,g} - {max(values):,g} {unit} | {peer_range} | "
+              f"{ratio_range} | {target} | {met} |")
+
+
+def repeated_runs(count: int, quick: bool) -> None:
+    """Run the whole benchmark `count` times in fresh processes, then summarise the runs."""
+    outputs = []
+    for run in range(count):
+        command = [sys.executable, os.path.abspath(__file__)] + (["--quick"] if quick else [])
+        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        print(f"Run {run + 1} of {count}:\n\n{output}", flush=True)
+        outputs.append(output)
+    summarise_runs(outputs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--runs", type=int, default=1, metavar="N",
+                        help="repeat everything N times in fresh processes, then summarise")
     options = parser.parse_args()
+    if options.runs < 1:
+        parser.error("--runs must be at least 1")
+    if options.runs > 1:
+        repeated_runs(options.runs, options.quick)
+        return
     repeats = 5 if options.quick else 15
     rows: list[tuple[str, str, str, str]] = []  # (figure, gambler, peer, ratio)
 
