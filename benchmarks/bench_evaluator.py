@@ -282,8 +282,12 @@ def main() -> None:
         return ready
 
     runs = repeats // 2 + 2
-    plain_label = f", as a plain install ({', '.join(optional)} hidden)" if optional else ""
-    variants = [("", "")] + ([(hide_optional, plain_label)] if optional else [])
+    if optional:
+        plain_label = f", as a plain install ({', '.join(optional)} hidden)"
+        variants = [("", ""), (hide_optional, plain_label)]
+    else:  # nothing to hide: this process is a plain install
+        plain_label = ", as a plain install"
+        variants = [("", plain_label)]
     child(probe)  # make sure the cache is warm
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "trivial.py"), "w") as file:
