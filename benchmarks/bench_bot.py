@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import subprocess
 import sys
 import tempfile
 import time
+
+from machine import machine_line
 
 GAME = "holdem.nolimit.2p.reverse_blinds.game"
 SUMMARY = re.compile(r"gambler: (\d+) hands.*latency p50 ([\d.]+) ms, p99 ([\d.]+) ms")
@@ -58,8 +59,7 @@ def main() -> None:
     rows = [("random vs random (protocol floor)", floor)]
     rows.append(("seed bot vs random", match("seed", "random", options.hands, 2)))
     rows.append(("seed bot vs seed bot", match("seed", "seed", options.hands, 3)))
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; {options.hands} hands per match, exact win rates")
+    print(f"{machine_line()}; {options.hands} hands per match, exact win rates")
     print()
     print("| match | ms/hand | ratio to the floor | latency p50 / p99 (first bot) | "
           "latency p50 / p99 (second bot) |")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import platform
 import re
 import socket
 import statistics
@@ -36,6 +35,7 @@ from evaluator.showdown import (EXACT_KERNELS, sampled_counts,  # noqa: E402
                                 sampled_preflop_counts)
 from evaluator.rng import stream_seed  # noqa: E402
 from evaluator.tables import load_tables  # noqa: E402
+from machine import machine_line  # noqa: E402
 
 # Packages numba imports when they are installed, none of which gambler depends on.
 NUMBA_OPTIONAL_IMPORTS = ("scipy", "cffi", "colorama")
@@ -65,17 +65,6 @@ def median_seconds(function, repeats: int) -> float:
         function()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as file:
-            for line in file:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def random_hands(count: int, size: int, seed: int = 0) -> np.ndarray:
@@ -331,8 +320,8 @@ def main() -> None:
 
     optional_note = (f"installed and imported by numba if present: {', '.join(optional)}"
                      if optional else f"none of {', '.join(NUMBA_OPTIONAL_IMPORTS)} installed")
-    print(f"Machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"numba {numba.__version__}, {optional_note}; medians of {repeats} runs, one thread")
+    print(f"{machine_line()}, numba {numba.__version__}, {optional_note}; "
+          f"medians of {repeats} runs, one thread")
     print()
     print("| figure | gambler | peer (same run) | ratio |")
     print("|---|---|---|---|")

@@ -12,8 +12,6 @@ empty.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 
@@ -21,6 +19,7 @@ import numpy as np
 
 from games.cfr import average_policy, cfr_iterations, exploitability
 from games.poker_trees import kuhn_tree, leduc_tree
+from machine import machine_line
 
 
 def ours(tree, iterations: int) -> tuple[float, float]:
@@ -54,8 +53,7 @@ def main() -> None:
     cases = [("Kuhn", kuhn_tree(), "kuhn_poker", 10_000),
              ("Leduc", leduc_tree(), "leduc_poker", 200 if options.quick else 1000)]
     ours(cases[0][1], 10)  # load the kernels
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; CFR+ (alternating updates, regret matching+, "
+    print(f"{machine_line()}; CFR+ (alternating updates, regret matching+, "
           f"linear averaging), medians of {repeats} runs")
     print()
     print("| game | iterations | gambler per iteration | exploitability | OpenSpiel C++ per "

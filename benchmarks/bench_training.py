@@ -11,8 +11,6 @@ Python, hand by hand. Also the one-off cost of a deal set's exact win rates.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 
@@ -23,6 +21,7 @@ from bot.automaton import choose_action, plan_round
 from bot.params import load_profile
 from protocol import BettingState, load_game
 from training.deals import compute_deal_set
+from machine import machine_line
 from training.engine import encode_rules, encode_strategy, play_deals, play_deals_parallel
 
 
@@ -72,8 +71,7 @@ def main() -> None:
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     reference = statistics.median(python_hands(game, deals, first, second, 300)
                                   for _ in range(3))
-    print(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numba {numba.__version__}; seed vs handmade, "
+    print(f"{machine_line()}, numba {numba.__version__}; seed vs handmade, "
           f"{len(deals):,} duplicate deals ({2 * len(deals):,} hands), medians")
     print()
     print("| engine | hands/s | ratio to the Python rules |")

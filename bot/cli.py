@@ -14,7 +14,7 @@ import time
 
 import click
 
-from gambler.cli import debug_option, fail, run
+from gambler.cli import SEED_RANGE, debug_option, fail, run
 from protocol.client import DealerConnection, play_match
 from protocol.errors import GameDefinitionError
 from protocol.gamedef import DEFAULT_GAME, load_game
@@ -30,7 +30,7 @@ from protocol.gamedef import DEFAULT_GAME, load_game
               help="ACPC game definition (a path or a shipped name).")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo win rates with N deals instead of exact ones.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED_RANGE, default=0, show_default=True,
               help="Seed for --samples and the random baseline.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE", help="One line per hand: hand, position, cards, betting, result.")

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from bot.automaton import RoundPlan, choose_action, plan_round
 from bot.params import Profile, load_profile
 from evaluator import win_rate
+from gambler import MAX_SEED
 from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
 from protocol.matchstate import MatchState
 
@@ -102,7 +103,7 @@ class ProfileStrategy:
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
     """Monte Carlo v with `samples` deals, seeded by (seed, hand, round): reproducible."""
     def rate(hole, board, hand, round_):
-        stream = (seed * 1_000_003 + hand * 4 + round_) % (2**63)
+        stream = (seed * 1_000_003 + hand * 4 + round_) % (MAX_SEED + 1)
         return win_rate(hole, board, samples=samples, seed=stream).v
     return rate
 

@@ -11,7 +11,7 @@ import json
 import click
 
 from evaluator.cards import BOARD_SIZES, format_cards, parse_cards
-from gambler.cli import debug_option, run
+from gambler.cli import SEED_RANGE, debug_option, run
 
 
 def _describe(rate) -> str:
@@ -26,7 +26,7 @@ def _describe(rate) -> str:
               help="Visible board: 0, 3, 4 or 5 cards, e.g. Qh7c2d.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo with N deals instead of exact enumeration.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=None, metavar="N",
+@click.option("--seed", type=SEED_RANGE, default=None, metavar="N",
               help="Seed for --samples (default: a fresh one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option

@@ -28,9 +28,9 @@ from evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
                                 sampled_preflop_counts)
 from evaluator.rng import stream_seed
 from evaluator.tables import load_tables
+from gambler import MAX_SEED
 from gambler.jit import njit
 
-MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)

@@ -200,11 +200,12 @@ def river_counts(tables, hole, board):
 
 @helper
 def _completions(tables, hole, board):
-    """Everything the turn and flop kernels start from: the unseen cards' keys and bits, the
-    board's key and bits, and our value for each way the unseen cards complete the board.
+    """Everything the turn, flop and Monte Carlo kernels start from: the unseen cards' keys and
+    bits, the board's key and bits, and our value for each way the unseen cards complete the
+    board.
 
     `ours[i, j]` when unseen cards i and j complete a 3-card board, `ours[i, i]` when card i
-    completes a 4-card board.
+    completes a 4-card board, `ours[0, 0]` on a full board.
     """
     keys, bits = _unseen_keys_bits(tables, hole, board)
     board_key, board_bits = _cards_key_bits(tables, board)
@@ -212,6 +213,10 @@ def _completions(tables, hole, board):
     hole_key, hole_bits = _cards_key_bits(tables, hole)
     hole_key += board_key - SUIT_COUNTERS_START
     hole_bits |= board_bits
+    if board.shape[0] == BOARD_SIZE:
+        ours = np.zeros((1, 1), dtype=np.int32)
+        ours[0, 0] = hand_value(tables, hole_key, hole_bits)
+        return keys, bits, board_key, board_bits, ours
     ours = np.zeros((n, n), dtype=np.int32)
     if board.shape[0] == 3:
         for i in range(n - 1):
@@ -312,14 +317,7 @@ def sampled_counts(tables, hole, board, samples, state):
     completion (as in `flop_counts`) and looked up per sample; one loop serves every street.
     """
     missing = BOARD_SIZE - board.shape[0]
-    if missing == 0:
-        keys, bits = _unseen_keys_bits(tables, hole, board)
-        board_key, board_bits = _cards_key_bits(tables, board)
-        hole_key, hole_bits = _cards_key_bits(tables, hole)
-        ours = np.full((1, 1), hand_value(tables, board_key + hole_key - SUIT_COUNTERS_START,
-                                          board_bits | hole_bits), dtype=np.int32)
-    else:
-        keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
+    keys, bits, board_key, board_bits, ours = _completions(tables, hole, board)
     n = keys.shape[0]
     pair_keys, pair_bits, pair_masks = _pairs(keys, bits)
     # The completions: their keys, bits, cards (as masks of unseen-card indices) and our values.

@@ -6,3 +6,6 @@ The poker lives in the sibling packages `protocol`, `evaluator`, `bot`, `trainin
 """
 
 __version__ = "0.1.0"
+
+#: Seeds are 63-bit everywhere (kernels carry them as int64): 0..MAX_SEED.
+MAX_SEED = 2**63 - 1

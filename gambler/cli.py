@@ -14,11 +14,15 @@ from typing import NoReturn
 
 import click
 
+from gambler import MAX_SEED
 from gambler.errors import GamblerError
 
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+
+#: The `--seed` option's type in every command whose seed reaches the kernels.
+SEED_RANGE = click.IntRange(min=0, max=MAX_SEED)
 
 
 def debug_option(function):

@@ -336,20 +336,20 @@ def solve(tree: GameTree, algorithm: str = "cfr+", iterations: int = 1000, seed:
     curve = []
     done = 0
     seconds = 0.0
-    # Zero iterations: loads (or compiles) the kernel outside the timed region.
-    if algorithm == "mccfr":
-        mccfr_iterations(*tree.arrays(), regrets, strategy_sum, 1, 0, seed)
-    else:
-        cfr_iterations(*tree.arrays(), regrets, strategy_sum, 1, 0, _VANILLA)
-    for mark in marks:
-        started = time.perf_counter()
+    arrays = tree.arrays()
+
+    def iterate(first: int, count: int) -> None:
+        """Iterations first .. first + count - 1 of the chosen algorithm."""
         if algorithm == "mccfr":
-            mccfr_iterations(*tree.arrays(), regrets, strategy_sum, done + 1, mark - done,
-                             seed)
+            mccfr_iterations(*arrays, regrets, strategy_sum, first, count, seed)
         else:
             variant = {"cfr": _VANILLA, "cfr+": _PLUS, "dcfr": _DISCOUNTED}[algorithm]
-            cfr_iterations(*tree.arrays(), regrets, strategy_sum, done + 1, mark - done,
-                           variant)
+            cfr_iterations(*arrays, regrets, strategy_sum, first, count, variant)
+
+    iterate(1, 0)  # zero iterations: loads (or compiles) the kernel outside the timed region
+    for mark in marks:
+        started = time.perf_counter()
+        iterate(done + 1, mark - done)
         seconds += time.perf_counter() - started
         done = mark
         curve.append((done, exploitability(tree, average_policy(tree, strategy_sum))))

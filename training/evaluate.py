@@ -59,6 +59,16 @@ _WORKER_DEALS: dict[str, DealSet] = {}
 _KEPT_DEAL_SETS = 8  # a training run alternates between its training, fresh and validation sets
 
 
+def _kept(cache: dict, key, make):
+    """`cache[key]`, made by `make()` when missing; past `_KEPT_DEAL_SETS` entries the oldest
+    goes (dicts keep insertion order)."""
+    if key not in cache:
+        if len(cache) >= _KEPT_DEAL_SETS:
+            del cache[next(iter(cache))]
+        cache[key] = make()
+    return cache[key]
+
+
 def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed: int):
     """A's chips per deal for each (kind_a, params_a, kind_b, params_b) in `pairs`.
 
@@ -66,11 +76,8 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
     per process.
     """
     if isinstance(deals, str):
-        if deals not in _WORKER_DEALS:
-            if len(_WORKER_DEALS) >= _KEPT_DEAL_SETS:
-                del _WORKER_DEALS[next(iter(_WORKER_DEALS))]  # the oldest
-            _WORKER_DEALS[deals] = DealSet.load(deals)
-        deals = _WORKER_DEALS[deals]
+        path = deals
+        deals = _kept(_WORKER_DEALS, path, lambda: DealSet.load(path))
     part = deals.slice(start, stop)
     results = []
     for kind_a, params_a, kind_b, params_b in pairs:
@@ -121,11 +128,8 @@ class Backend:
         chunks = max(1, min(count, 4 * self.parallelism)) if self.parallelism > 1 else 1
         bounds = [(count * k // chunks, count * (k + 1) // chunks) for k in range(chunks)]
         if self.client is not None:
-            if deals.key not in self._scattered:
-                if len(self._scattered) >= _KEPT_DEAL_SETS:
-                    del self._scattered[next(iter(self._scattered))]  # the oldest
-                self._scattered[deals.key] = self.client.scatter(deals, broadcast=True)
-            source = self._scattered[deals.key]
+            source = _kept(self._scattered, deals.key,
+                           lambda: self.client.scatter(deals, broadcast=True))
             futures = [self.client.submit(_play_chunk, source, start, stop, rules, pairs, seed,
                                           pure=False) for start, stop in bounds]
             parts = self.client.gather(futures)

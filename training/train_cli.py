@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from gambler.cli import debug_option, fail, run
+from gambler.cli import SEED_RANGE, debug_option, fail, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
@@ -42,7 +42,7 @@ def _progress_line(record: dict, state) -> None:
                    "configs/train/default.yaml).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the best profile here (it is always in RUN_DIR/best.yaml).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED_RANGE, default=0, show_default=True,
               help="Seed of the proposals and acceptances.")
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="Annealing steps (default: the config's schedule).")

@@ -1,0 +1,23 @@
+"""The machine line every benchmark prints first: CPU model, cores, Python."""
+
+from __future__ import annotations
+
+import os
+import platform
+
+
+def cpu_name() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), else what `platform` knows."""
+    try:
+        with open("/proc/cpuinfo") as file:
+            for line in file:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def machine_line() -> str:
+    """`Machine: <CPU>, <n> cores, Python <version>`; benchmarks append their own details."""
+    return f"Machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}"
