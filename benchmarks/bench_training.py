@@ -54,7 +54,9 @@ def main() -> None:
     rules = encode_rules(game)
     a, b = encode_strategy(first), encode_strategy(second)
     results = np.zeros((len(deals), 2), dtype=np.int64)
-    arguments = (rules, *a, *b, deals.v, deals.outcomes, 1, 0, results)
+    adjusted = np.zeros((len(deals), 2))
+    arguments = (rules, *a, *b, deals.v, deals.outcomes, deals.allin_equity, 1, 0, results,
+                 adjusted)
     play_deals(*arguments)
     play_deals_parallel(*arguments)
     rows = []

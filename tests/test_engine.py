@@ -73,21 +73,28 @@ def test_duplicate_pairs_cancel_and_workers_do_not_matter(deals):
     rules = encode_rules(NL)
     ka, pa = encode_strategy(load_profile("seed"))
     serial = np.zeros((len(deals), 2), dtype=np.int64)
-    play_deals(rules, ka, pa, ka, pa, deals.v, deals.outcomes, 5, deals.first_deal, serial)
+    play_deals(rules, ka, pa, ka, pa, deals.v, deals.outcomes, deals.allin_equity, 5,
+               deals.first_deal, serial, np.zeros((len(deals), 2)))
     assert (serial.sum(axis=1) == 0).all()  # the same strategy on both sides: every pair cancels
     kb, pb = encode_strategy("random")
     whole = np.zeros((len(deals), 2), dtype=np.int64)
-    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 5, deals.first_deal, whole)
+    whole_adjusted = np.zeros((len(deals), 2))
+    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, deals.allin_equity, 5,
+               deals.first_deal, whole, whole_adjusted)
     parts = np.zeros((len(deals), 2), dtype=np.int64)
+    parts_adjusted = np.zeros((len(deals), 2))
     for start in range(0, len(deals), 70):  # any split gives the same results
         part = deals.slice(start, start + 70)
-        play_deals(rules, ka, pa, kb, pb, part.v, part.outcomes, 5, part.first_deal,
-                   parts[start:start + 70])
+        play_deals(rules, ka, pa, kb, pb, part.v, part.outcomes, part.allin_equity, 5,
+                   part.first_deal, parts[start:start + 70], parts_adjusted[start:start + 70])
     threaded = np.zeros((len(deals), 2), dtype=np.int64)
-    play_deals_parallel(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 5, deals.first_deal,
-                        threaded)
+    threaded_adjusted = np.zeros((len(deals), 2))
+    play_deals_parallel(rules, ka, pa, kb, pb, deals.v, deals.outcomes, deals.allin_equity, 5,
+                        deals.first_deal, threaded, threaded_adjusted)
     np.testing.assert_array_equal(whole, parts)
     np.testing.assert_array_equal(whole, threaded)
+    np.testing.assert_array_equal(whole_adjusted, parts_adjusted)
+    np.testing.assert_array_equal(whole_adjusted, threaded_adjusted)
 
 
 def test_chips_are_conserved_and_bounded(deals):
@@ -97,8 +104,10 @@ def test_chips_are_conserved_and_bounded(deals):
     kb, pb = encode_strategy("allin")
     a_first = np.zeros((len(deals), 2), dtype=np.int64)
     b_first = np.zeros((len(deals), 2), dtype=np.int64)
-    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, 9, 0, a_first)
-    play_deals(rules, kb, pb, ka, pa, deals.v, deals.outcomes, 9, 0, b_first)
+    play_deals(rules, ka, pa, kb, pb, deals.v, deals.outcomes, deals.allin_equity, 9, 0, a_first,
+               np.zeros((len(deals), 2)))
+    play_deals(rules, kb, pb, ka, pa, deals.v, deals.outcomes, deals.allin_equity, 9, 0, b_first,
+               np.zeros((len(deals), 2)))
     # Hand 1 of (A, B) is hand 2 of (B, A): A at position 0, B at position 1.
     np.testing.assert_array_equal(a_first[:, 0], -b_first[:, 1])
     np.testing.assert_array_equal(a_first[:, 1], -b_first[:, 0])

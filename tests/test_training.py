@@ -16,6 +16,8 @@ from protocol import load_game
 from protocol.deal import MersenneTwister, deal_hand
 from training.deals import deal_set_from_cards
 from training.engine import encode_rules, encode_strategy, play_deals
+from training.luck import adjusted_values
+from protocol.logs import read_log
 
 GAME = load_game(NOLIMIT)
 
@@ -32,7 +34,9 @@ def cli(module, *args, cwd=None, timeout=600):
 
 
 def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
-    """The same deals through gambler-dealer --duplicate and two gambler processes."""
+    """The same deals through gambler-dealer --duplicate and two gambler processes: the engine's
+    chips, raw and all-in adjusted, hand by hand; and `gambler-match --engine dealer` reports the
+    mbb/hand and intervals worked out from that log."""
     deals, seed = 150, 21
     dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
                                str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
@@ -45,12 +49,9 @@ def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
     for bot in bots:
         assert bot.wait(timeout=300) == 0, bot.stderr.read()
     dealer.wait(timeout=60)
-    logged = []
-    for line in (tmp_path / "m.log").read_text().splitlines():
-        if line.startswith("STATE:"):
-            fields = line.split(":")
-            values = [float(value) for value in fields[4].split("|")]
-            logged.append(values[fields[5].split("|").index("a")])
+    hands = read_log(GAME, tmp_path / "m.log")
+    logged = [hand.value_of("a") for hand in hands]
+    logged_adjusted = [adjusted_values(hand)[hand.names.index("a")] for hand in hands]
     # The dealer's cards, dealt again with its own generator: one deal per duplicate pair.
     rng = MersenneTwister(seed)
     cards = [deal_hand(GAME, rng) for _ in range(deals)]
@@ -58,11 +59,28 @@ def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
     boards = np.array([deal.board for deal in cards], dtype=np.uint8)
     deal_set = deal_set_from_cards(holes, boards)
     results = np.zeros((deals, 2), dtype=np.int64)
+    adjusted = np.zeros((deals, 2))
     kind_a, params_a = encode_strategy(load_profile("seed"))
     kind_b, params_b = encode_strategy(load_profile("handmade"))
     play_deals(encode_rules(GAME), kind_a, params_a, kind_b, params_b, deal_set.v,
-               deal_set.outcomes, 0, 0, results)
+               deal_set.outcomes, deal_set.allin_equity, 0, 0, results, adjusted)
     assert results.reshape(-1).tolist() == logged  # A's chips, hand by hand
+    np.testing.assert_allclose(adjusted.reshape(-1), logged_adjusted, rtol=1e-12)
+    assert sum(a != b for a, b in zip(logged, logged_adjusted)) > 5  # all-ins were adjusted
+
+    reported = match_json("seed", "handmade", "--engine", "dealer", "--hands", str(2 * deals),
+                          "--seed", str(seed))
+    pairs = np.array(logged).reshape(deals, 2).sum(axis=1)
+    per_hand = pairs.sum() / (2 * deals) / GAME.big_blind * 1000
+    half_width = 1.959964 * pairs.std(ddof=1) / np.sqrt(deals) / 2 / GAME.big_blind * 1000
+    assert reported["mbb_per_hand"] == pytest.approx(per_hand)
+    assert reported["ci95_mbb"] == pytest.approx(half_width, rel=1e-5)
+    adjusted_pairs = np.array(logged_adjusted).reshape(deals, 2).sum(axis=1)
+    assert reported["mbb_per_hand_allin_adjusted"] == pytest.approx(
+        adjusted_pairs.mean() / 2 / GAME.big_blind * 1000)
+    assert reported["ci95_mbb_allin_adjusted"] == pytest.approx(
+        1.959964 * adjusted_pairs.std(ddof=1) / np.sqrt(deals) / 2 / GAME.big_blind * 1000,
+        rel=1e-5)
 
 
 def match_json(*args):
@@ -73,7 +91,8 @@ def match_json(*args):
 
 def test_match_json_is_deterministic_and_worker_independent():
     first = match_json("seed", "handmade", "--hands", "2000", "--seed", "3")
-    assert set(first) >= {"a", "b", "hands", "mbb_per_hand", "ci95_mbb", "seconds"}
+    assert set(first) >= {"a", "b", "hands", "mbb_per_hand", "ci95_mbb", "seconds",
+                          "mbb_per_hand_allin_adjusted", "ci95_mbb_allin_adjusted"}
     assert (first["a"], first["b"], first["hands"]) == ("seed", "handmade", 2000)
     again = match_json("seed", "handmade", "--hands", "2000", "--seed", "3", "--workers", "2")
     assert (again["mbb_per_hand"], again["ci95_mbb"]) == (first["mbb_per_hand"],
@@ -82,11 +101,6 @@ def test_match_json_is_deterministic_and_worker_independent():
     assert swapped["mbb_per_hand"] == pytest.approx(-first["mbb_per_hand"])
     other = match_json("seed", "handmade", "--hands", "2000", "--seed", "4")
     assert other["mbb_per_hand"] != first["mbb_per_hand"]
-
-
-def test_match_on_the_dealer_engine():
-    result = match_json("seed", "call", "--hands", "200", "--engine", "dealer")
-    assert result["hands"] == 200 and result["mbb_per_hand"] > 0  # calling down loses
 
 
 def test_match_refuses_bad_input_in_one_line():

@@ -185,7 +185,8 @@ class Trainer:
         encoded = [encode_strategy(opponent) for opponent in self._opponents(best)]
         pairs = [(*encode_strategy(first), *opponent) for opponent in encoded] + \
             [(*encode_strategy(second), *opponent) for opponent in encoded]
-        chips = self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)
+        chips = [result.raw for result in
+                 self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)]
         count = len(encoded)
         first_chips = np.stack(chips[:count])
         second_chips = np.stack(chips[count:])
@@ -268,7 +269,8 @@ class Trainer:
         fixed = [name for name in self.names if name != "best"]
         pairs = [(*encode_strategy(profile), *encode_strategy(self.fixed[name]))
                  for name in fixed]
-        chips = np.stack(self.backend.run(deals, str(path), self.rules, pairs, self.state.seed))
+        chips = np.stack([result.raw for result in
+                          self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)])
         self.state.hands += 2 * len(deals) * len(fixed)
         weights = np.array([config.opponents[name] for name in fixed])
         weights = weights / weights.sum()

@@ -7,7 +7,10 @@ its own. Because neither depends on how anyone plays, a deal set also carries
 * `v[i, p, r]`: the win rate W - L of position p's hole cards on round r's board (r = 0 preflop
   .. 3 river), exact by default (the evaluator's preflop table and enumeration), or Monte Carlo
   with a fixed number of samples and the deal set's seed;
-* `outcomes[i]`: +1 if position 0 wins the showdown, -1 if position 1 does, 0 for a split.
+* `outcomes[i]`: +1 if position 0 wins the showdown, -1 if position 1 does, 0 for a split;
+* `allin_equity[i, r]`: position 0's exact equity against position 1's cards with round r's
+  board (r = 0 preflop, 1 flop, 2 turn): what a hand whose chips all went in during round r is
+  worth, for the all-in adjusted results (`training.engine.adjusted_payoff_of`).
 
 Computing v costs about 3 ms a deal exact (almost all of it the two flops), so deal sets are
 cached on disk (`~/.cache/gambler/deals/`, or `$GAMBLER_DEALS`) and reused by every match and
@@ -25,6 +28,7 @@ import numpy as np
 from numba import uint64
 
 from evaluator.hand_rank import rank_hands_unchecked
+from evaluator.matchups import allin_equities
 from evaluator.rates import win_rates
 from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from evaluator.showdown import SAMPLER_VERSION
@@ -84,6 +88,7 @@ class DealSet:
     boards: np.ndarray          # uint8[n, 5]
     v: np.ndarray               # float64[n, 2, 4]
     outcomes: np.ndarray        # int8[n]
+    allin_equity: np.ndarray    # float64[n, 3]
 
     def __len__(self) -> int:
         return self.outcomes.shape[0]
@@ -94,20 +99,27 @@ class DealSet:
 
     def slice(self, start: int, stop: int) -> DealSet:
         return DealSet(self.seed, self.first_deal + start, self.method, self.holes[start:stop],
-                       self.boards[start:stop], self.v[start:stop], self.outcomes[start:stop])
+                       self.boards[start:stop], self.v[start:stop], self.outcomes[start:stop],
+                       self.allin_equity[start:stop])
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
         np.savez(temporary, seed=self.seed, first_deal=self.first_deal, method=self.method,
-                 holes=self.holes, boards=self.boards, v=self.v, outcomes=self.outcomes)
+                 holes=self.holes, boards=self.boards, v=self.v, outcomes=self.outcomes,
+                 allin_equity=self.allin_equity)
         temporary.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> DealSet:
+        """A saved deal set; one saved before the all-in equities existed gets them now."""
         with np.load(path) as data:
+            holes, boards = data["holes"], data["boards"]
+            equity = data["allin_equity"] if "allin_equity" in data.files else None
+            if equity is None:
+                equity = allin_equities(holes, boards)
             return cls(int(data["seed"]), int(data["first_deal"]), str(data["method"]),
-                       data["holes"], data["boards"], data["v"], data["outcomes"])
+                       holes, boards, data["v"], data["outcomes"], equity)
 
 
 def deals_cache_dir() -> Path:
@@ -149,7 +161,8 @@ def deal_set_from_cards(holes: np.ndarray, boards: np.ndarray, seed: int = 0,
     seven = np.concatenate([holes.reshape(count * 2, 2), np.repeat(boards, 2, axis=0)], axis=1)
     values = rank_hands_unchecked(seven).astype(np.int64).reshape(count, 2)
     outcomes = np.sign(values[:, 0] - values[:, 1]).astype(np.int8)
-    return DealSet(seed, first_deal, _method_name(samples), holes, boards, v, outcomes)
+    return DealSet(seed, first_deal, _method_name(samples), holes, boards, v, outcomes,
+                   allin_equities(holes, boards))
 
 
 def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
@@ -159,6 +172,9 @@ def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None 
     if path.exists():
         try:
             deals = DealSet.load(path)
+            with np.load(path) as data:
+                if "allin_equity" not in data.files:  # saved by an earlier version: upgrade
+                    deals.save(path)
             if progress is not None:
                 progress(count)
             return deals, path

@@ -61,6 +61,217 @@ def _uniform_int(state, low, high):
     return state, low + np.int64(((mix64(state) >> uint64(32)) * span) >> uint64(32))
 
 
+# The state of a hand in progress: one int64 array, read and written by the helpers below.
+ROUND, SPENT, MAX_SPENT, MIN_RAISE_TO, FOLDED, ACTIONS, RAISES, LAST_ACTOR, ENDED, ALLIN_ROUND, \
+    KINDS, ACTORS = 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11 + MAX_ACTIONS
+HAND_STATE_SIZE = 11 + 2 * MAX_ACTIONS
+# SPENT and SPENT + 1: each position's total in the hand; ACTIONS, RAISES: this round's counts;
+# ENDED: 1 once the hand is over; ALLIN_ROUND: the round in which the betting ended with fewer
+# than two players able to act and the board still to come (-1 otherwise); KINDS and ACTORS: this
+# round's action codes and who made them.
+
+
+@helper
+def start_hand(rules, hand):
+    """The state after the blinds (rules: `encode_rules`)."""
+    hand[ROUND] = 0
+    hand[SPENT] = rules[5]
+    hand[SPENT + 1] = rules[6]
+    max_spent = max(rules[5], rules[6])
+    hand[MAX_SPENT] = max_spent
+    if rules[0] == 1:
+        hand[MIN_RAISE_TO] = 2 * max_spent if max_spent > 0 else 1
+    else:
+        hand[MIN_RAISE_TO] = 0
+    hand[FOLDED] = -1
+    hand[ACTIONS] = 0
+    hand[RAISES] = 0
+    hand[LAST_ACTOR] = -1
+    hand[ENDED] = 0
+    hand[ALLIN_ROUND] = -1
+
+
+@helper
+def player_to_act(rules, hand):
+    """The server's currentPlayer: after the last actor (or before the round's first player),
+    the first position that has neither folded nor gone all-in."""
+    if hand[ACTIONS] > 0:
+        start = hand[LAST_ACTOR]
+    else:
+        start = rules[7 + hand[ROUND]] + 1  # first_player[round] + players - 1, mod 2
+    for step in range(1, 3):
+        position = (start + step) % 2
+        if position != hand[FOLDED] and hand[SPENT + position] < rules[3 + position]:
+            return position
+    return -1
+
+
+@helper
+def raise_range(rules, hand, player):
+    """(lowest, highest) legal raise-to of `player`, or (-1, -1) when no raise is legal."""
+    round_ = hand[ROUND]
+    stack = rules[3 + player]
+    acting = (hand[SPENT] < rules[3]) + (hand[SPENT + 1] < rules[4])
+    if hand[RAISES] >= rules[15 + round_] or hand[ACTIONS] + 2 > MAX_ACTIONS or acting < 2:
+        return -1, -1
+    max_spent = hand[MAX_SPENT]
+    if rules[0] == 1:
+        if hand[MIN_RAISE_TO] > stack:
+            if max_spent < stack:
+                return stack, stack
+            return -1, -1
+        return hand[MIN_RAISE_TO], stack
+    total = min(max_spent + rules[11 + round_], stack)
+    if total > max_spent:
+        return total, total
+    return -1, -1
+
+
+@helper
+def apply_action(rules, hand, player, code, amount):
+    """`player` folds, checks/calls, or raises to `amount`; closes the round (the server's
+    numCalled >= numActing) and ends the hand when nothing is left to bet."""
+    count = hand[ACTIONS]
+    hand[KINDS + count] = code
+    hand[ACTORS + count] = player
+    hand[ACTIONS] = count + 1
+    hand[LAST_ACTOR] = player
+    if code == FOLD_CODE:
+        hand[FOLDED] = player
+        hand[ENDED] = 1
+        return
+    max_spent = hand[MAX_SPENT]
+    if code == CALL_CODE:
+        hand[SPENT + player] = min(max_spent, rules[3 + player])
+    else:
+        if rules[0] == 1:
+            hand[MIN_RAISE_TO] = max(hand[MIN_RAISE_TO], 2 * amount - max_spent)
+        hand[MAX_SPENT] = amount
+        hand[SPENT + player] = amount
+        hand[RAISES] += 1
+    acting = (hand[SPENT] < rules[3]) + (hand[SPENT + 1] < rules[4])
+    called = 0
+    for index in range(count, -1, -1):
+        actor = hand[ACTORS + index]
+        called += hand[SPENT + actor] < rules[3 + actor]
+        if hand[KINDS + index] == RAISE_CODE:
+            break
+    if called >= acting:
+        round_ = hand[ROUND]
+        if acting > 1 and round_ + 1 < rules[1]:
+            hand[ROUND] = round_ + 1
+            hand[ACTIONS] = 0
+            hand[RAISES] = 0
+            hand[MIN_RAISE_TO] = hand[MAX_SPENT] + max(rules[2], 1)
+        else:
+            if round_ + 1 < rules[1]:
+                hand[ALLIN_ROUND] = round_
+            hand[ROUND] = rules[1] - 1
+            hand[ENDED] = 1
+
+
+@helper
+def payoff_of(hand, outcome):
+    """Chips won by position 0 (outcome: +1 if its hand is better at showdown, -1, 0)."""
+    if hand[FOLDED] == 0:
+        return -hand[SPENT]
+    if hand[FOLDED] == 1:
+        return hand[SPENT + 1]
+    return outcome * min(hand[SPENT], hand[SPENT + 1])
+
+
+@helper
+def adjusted_payoff_of(hand, outcome, allin_equity):
+    """`payoff_of`, except that a hand whose betting ended before the river with the board still
+    to come is scored by position 0's exact equity at that moment: (2 equity - 1) x the stake.
+    `allin_equity[r]` is position 0's equity with round r's board (r = 0, 1, 2)."""
+    round_ = hand[ALLIN_ROUND]
+    if hand[FOLDED] >= 0 or round_ < 0:
+        return np.float64(payoff_of(hand, outcome))
+    return (2.0 * allin_equity[round_] - 1.0) * min(hand[SPENT], hand[SPENT + 1])
+
+
+@helper
+def automaton_action(params, round_, value, facing_bet, max_spent, raise_low, raise_high):
+    """(code, raise-to) of the four-mode automaton with a profile's 44 numbers and win rate
+    `value` (`bot.automaton`: the mode and the levels U, T follow from v alone)."""
+    base = 11 * round_
+    if value < params[base]:
+        return (FOLD_CODE if facing_bet else CALL_CODE), 0
+    call_limit = _cubic_chips(params, base + 3, value)
+    if value < params[base + 2] and facing_bet and max_spent > call_limit:
+        return FOLD_CODE, 0
+    if value < params[base + 1]:
+        return CALL_CODE, 0
+    target = _cubic_chips(params, base + 7, value)
+    can_raise = raise_low >= 0
+    if value < params[base + 2]:
+        if can_raise and raise_low <= target:
+            return RAISE_CODE, min(max(target, raise_low), raise_high)
+        return CALL_CODE, 0
+    if not can_raise:
+        return CALL_CODE, 0
+    wanted = target if max_spent < target else 2 * max_spent
+    return RAISE_CODE, min(max(wanted, raise_low), raise_high)
+
+
+@helper
+def strategy_action(kind, params, value, rules, hand, player, rng_state):
+    """(code, raise-to, rng state) of strategy `kind` for `player`, to act in `hand`."""
+    raise_low, raise_high = raise_range(rules, hand, player)
+    max_spent = hand[MAX_SPENT]
+    facing_bet = hand[SPENT + player] < max_spent
+    if kind == PROFILE:
+        code, amount = automaton_action(params, hand[ROUND], value, facing_bet, max_spent,
+                                        raise_low, raise_high)
+        return code, amount, rng_state
+    if kind == MIN_RAISE:
+        if raise_low >= 0:
+            return RAISE_CODE, raise_low, rng_state
+        return CALL_CODE, 0, rng_state
+    if kind == ALL_IN:
+        if raise_low >= 0:
+            return RAISE_CODE, raise_high, rng_state
+        return CALL_CODE, 0, rng_state
+    if kind == RANDOM:
+        fold_weight = _RANDOM_MIX[0] if facing_bet else 0.0
+        raise_weight = _RANDOM_MIX[2] if raise_low >= 0 else 0.0
+        rng_state, roll = _uniform(rng_state)
+        roll *= fold_weight + _RANDOM_MIX[1] + raise_weight
+        if roll < fold_weight:
+            return FOLD_CODE, 0, rng_state
+        if roll < fold_weight + _RANDOM_MIX[1]:
+            return CALL_CODE, 0, rng_state
+        rng_state, amount = _uniform_int(rng_state, raise_low, raise_high)
+        return RAISE_CODE, amount, rng_state
+    return CALL_CODE, 0, rng_state
+
+
+@helper
+def _record(trace, traced, round_, code, amount):
+    if traced < trace.shape[0]:
+        trace[traced, 0] = round_
+        trace[traced, 1] = code
+        trace[traced, 2] = amount
+    return traced + 1
+
+
+@helper
+def _play(rules, kinds, params, v, rng_state, trace, hand):
+    """Play one hand into `hand` (its final state); returns the rng state."""
+    start_hand(rules, hand)
+    traced = 0
+    while hand[ENDED] == 0:
+        player = player_to_act(rules, hand)
+        round_ = hand[ROUND]
+        code, amount, rng_state = strategy_action(kinds[player], params[player],
+                                                  v[player, round_], rules, hand, player,
+                                                  rng_state)
+        traced = _record(trace, traced, round_, code, amount)
+        apply_action(rules, hand, player, code, amount)
+    return rng_state
+
+
 @njit
 def play_hand(rules, kinds, params, v, outcome, rng_state, trace):
     """Play one hand; returns (payoff to position 0, rng state).
@@ -70,215 +281,54 @@ def play_hand(rules, kinds, params, v, outcome, rng_state, trace):
     better hand at showdown, -1 if worse, 0 for a tie. `trace` (int64[n, 3] or empty) receives
     (round, action code, raise-to) per action.
     """
-    no_limit = rules[0] == 1
-    num_rounds = rules[1]
-    big_blind = rules[2]
-    stack0, stack1 = rules[3], rules[4]
-    spent0, spent1 = rules[5], rules[6]
-    max_spent = max(spent0, spent1)
-    if no_limit:
-        min_raise_to = 2 * max_spent if max_spent > 0 else 1
-    else:
-        min_raise_to = 0
-    round_ = 0
-    folded = -1
-    round_kinds = np.empty(MAX_ACTIONS, dtype=np.int64)
-    round_actors = np.empty(MAX_ACTIONS, dtype=np.int64)
-    round_actions = 0
-    round_raises = 0
-    last_actor = -1
-    plan_round = np.full(2, -1, dtype=np.int64)
-    plan_mode = np.zeros(2, dtype=np.int64)
-    plan_call = np.zeros(2, dtype=np.int64)
-    plan_raise = np.zeros(2, dtype=np.int64)
-    traced = 0
-    while True:
-        # --- the player to act (the server's currentPlayer) ---
-        if round_actions > 0:
-            start = last_actor
-        else:
-            start = rules[7 + round_] + 1  # first_player[round] + players - 1, mod 2
-        player = -1
-        for step in range(1, 3):
-            position = (start + step) % 2
-            spent_p = spent0 if position == 0 else spent1
-            stack_p = stack0 if position == 0 else stack1
-            if position != folded and spent_p < stack_p:
-                player = position
-                break
-        spent_me = spent0 if player == 0 else spent1
-        stack_me = stack0 if player == 0 else stack1
-        acting = (spent0 < stack0) + (spent1 < stack1)  # nobody has folded yet here
-        # --- legal actions ---
-        can_fold = spent_me < max_spent
-        raise_low = -1
-        raise_high = -1
-        if (round_raises < rules[15 + round_] and round_actions + 2 <= MAX_ACTIONS
-                and acting > 1):
-            if no_limit:
-                if min_raise_to > stack_me:
-                    if max_spent < stack_me:
-                        raise_low = stack_me
-                        raise_high = stack_me
-                else:
-                    raise_low = min_raise_to
-                    raise_high = stack_me
-            else:
-                total = min(max_spent + rules[11 + round_], stack_me)
-                if total > max_spent:
-                    raise_low = total
-                    raise_high = total
-        can_raise = raise_low >= 0
-        # --- the strategy's choice: code and raise-to ---
-        kind = kinds[player]
-        code = CALL_CODE
-        amount = 0
-        if kind == PROFILE:
-            if plan_round[player] != round_:
-                value = v[player, round_]
-                base = 11 * round_
-                if value < params[player, base]:
-                    mode = 0
-                elif value < params[player, base + 1]:
-                    mode = 1
-                elif value < params[player, base + 2]:
-                    mode = 2
-                else:
-                    mode = 3
-                plan_round[player] = round_
-                plan_mode[player] = mode
-                plan_call[player] = _cubic_chips(params[player], base + 3, value)
-                plan_raise[player] = _cubic_chips(params[player], base + 7, value)
-            mode = plan_mode[player]
-            call_limit = plan_call[player]
-            target = plan_raise[player]
-            facing_bet = spent_me < max_spent
-            if mode == 0:
-                code = FOLD_CODE if facing_bet else CALL_CODE
-            elif mode <= 2 and facing_bet and max_spent > call_limit:
-                code = FOLD_CODE
-            elif mode == 1:
-                code = CALL_CODE
-            elif mode == 2:
-                if can_raise and raise_low <= target:
-                    code = RAISE_CODE
-                    amount = min(max(target, raise_low), raise_high)
-            elif can_raise:
-                wanted = target if max_spent < target else 2 * max_spent
-                code = RAISE_CODE
-                amount = min(max(wanted, raise_low), raise_high)
-        elif kind == MIN_RAISE:
-            if can_raise:
-                code = RAISE_CODE
-                amount = raise_low
-        elif kind == ALL_IN:
-            if can_raise:
-                code = RAISE_CODE
-                amount = raise_high
-        elif kind == RANDOM:
-            fold_weight = _RANDOM_MIX[0] if can_fold else 0.0
-            raise_weight = _RANDOM_MIX[2] if can_raise else 0.0
-            rng_state, roll = _uniform(rng_state)
-            roll *= fold_weight + _RANDOM_MIX[1] + raise_weight
-            if roll < fold_weight:
-                code = FOLD_CODE
-            elif roll < fold_weight + _RANDOM_MIX[1]:
-                code = CALL_CODE
-            else:
-                code = RAISE_CODE
-                rng_state, amount = _uniform_int(rng_state, raise_low, raise_high)
-        if traced < trace.shape[0]:
-            trace[traced, 0] = round_
-            trace[traced, 1] = code
-            trace[traced, 2] = amount
-            traced += 1
-        # --- apply it ---
-        round_kinds[round_actions] = code
-        round_actors[round_actions] = player
-        round_actions += 1
-        last_actor = player
-        if code == FOLD_CODE:
-            folded = player
-            break
-        if code == CALL_CODE:
-            if player == 0:
-                spent0 = min(max_spent, stack0)
-            else:
-                spent1 = min(max_spent, stack1)
-        else:
-            if no_limit:
-                min_raise_to = max(min_raise_to, 2 * amount - max_spent)
-            max_spent = amount
-            if player == 0:
-                spent0 = amount
-            else:
-                spent1 = amount
-            round_raises += 1
-        # --- does the round (or the hand) end? the server's numCalled >= numActing ---
-        acting = (spent0 < stack0) + (spent1 < stack1)
-        called = 0
-        for index in range(round_actions - 1, -1, -1):
-            actor = round_actors[index]
-            not_all_in = (spent0 < stack0) if actor == 0 else (spent1 < stack1)
-            called += not_all_in
-            if round_kinds[index] == RAISE_CODE:
-                break
-        if called >= acting:
-            if acting > 1 and round_ + 1 < num_rounds:
-                round_ += 1
-                round_actions = 0
-                round_raises = 0
-                min_raise_to = max_spent + max(big_blind, 1)
-            else:
-                round_ = num_rounds - 1
-                break
-    if folded == 0:
-        return -spent0, rng_state
-    if folded == 1:
-        return spent1, rng_state
-    return outcome * min(spent0, spent1), rng_state
+    hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    rng_state = _play(rules, kinds, params, v, rng_state, trace, hand)
+    return payoff_of(hand, outcome), rng_state
 
 
 @helper
-def _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v_deal, outcome, seed, deal):
-    """A's chips in the two hands of one deal: (A at position 0, A at position 1)."""
+def _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v_deal, outcome, allin_equity,
+                    seed, deal, results, adjusted, row):
+    """A's chips in the two hands of one deal (A at position 0, then at position 1), raw in
+    `results[row]` and all-in adjusted in `adjusted[row]`."""
     kinds = np.empty(2, dtype=np.int64)
     params = np.empty((2, params_a.shape[0]), dtype=np.float64)
     no_trace = np.empty((0, 3), dtype=np.int64)
+    hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     kinds[0], kinds[1] = kind_a, kind_b
     params[0], params[1] = params_a, params_b
-    first, _ = play_hand(rules, kinds, params, v_deal, outcome, stream_seed(seed, 2 * deal),
-                         no_trace)
+    _play(rules, kinds, params, v_deal, stream_seed(seed, 2 * deal), no_trace, hand)
+    results[row, 0] = payoff_of(hand, outcome)
+    adjusted[row, 0] = adjusted_payoff_of(hand, outcome, allin_equity)
     kinds[0], kinds[1] = kind_b, kind_a
     params[0], params[1] = params_b, params_a
-    second, _ = play_hand(rules, kinds, params, v_deal, outcome, stream_seed(seed, 2 * deal + 1),
-                          no_trace)
-    return first, -second
+    _play(rules, kinds, params, v_deal, stream_seed(seed, 2 * deal + 1), no_trace, hand)
+    results[row, 1] = -payoff_of(hand, outcome)
+    adjusted[row, 1] = -adjusted_payoff_of(hand, outcome, allin_equity)
 
 
 @njit
-def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, seed, first_deal, results):
-    """`results[i] = (A's chips at position 0, at position 1)` for deal `first_deal + i`.
+def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+               first_deal, results, adjusted):
+    """`results[i] = (A's chips at position 0, at position 1)` for deal `first_deal + i`, and
+    the same all-in adjusted in `adjusted[i]` (float64).
 
-    v: float64[n, 2, 4]; outcomes: int8[n]. Deal numbers (not positions in the arrays) seed the
+    v: float64[n, 2, 4]; outcomes: int8[n]; allin_equity: float64[n, 3], position 0's exact
+    equity with the board of rounds 0, 1, 2. Deal numbers (not positions in the arrays) seed the
     random baseline, so any split of a deal set gives the same results.
     """
     for i in range(v.shape[0]):
-        first, second = _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v[i],
-                                        outcomes[i], seed, first_deal + i)
-        results[i, 0] = first
-        results[i, 1] = second
+        _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v[i], outcomes[i],
+                        allin_equity[i], seed, first_deal + i, results, adjusted, i)
 
 
 @njit(parallel=True)
-def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, seed,
-                        first_deal, results):
+def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                        seed, first_deal, results, adjusted):
     """`play_deals` over all cores (numba threads); identical results."""
     for i in prange(v.shape[0]):
-        first, second = _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v[i],
-                                        outcomes[i], seed, first_deal + i)
-        results[i, 0] = first
-        results[i, 1] = second
+        _duplicate_pair(rules, kind_a, params_a, kind_b, params_b, v[i], outcomes[i],
+                        allin_equity[i], seed, first_deal + i, results, adjusted, i)
 
 
 def encode_rules(game) -> np.ndarray:

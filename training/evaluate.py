@@ -18,6 +18,7 @@ import concurrent.futures
 import math
 import multiprocessing
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -69,8 +70,15 @@ def _kept(cache: dict, key, make):
     return cache[key]
 
 
+class Chips(NamedTuple):
+    """A's chips per deal (both hands of each duplicate pair) against one opponent."""
+
+    raw: np.ndarray        # int64[n]: as the cards fell
+    adjusted: np.ndarray   # float64[n]: all-in hands scored by their equity at the all-in
+
+
 def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed: int):
-    """A's chips per deal for each (kind_a, params_a, kind_b, params_b) in `pairs`.
+    """A's `Chips` per deal for each (kind_a, params_a, kind_b, params_b) in `pairs`.
 
     `deals` is the deal set, or (in worker processes) the path of its cache file, loaded once
     per process.
@@ -82,9 +90,10 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
     results = []
     for kind_a, params_a, kind_b, params_b in pairs:
         chips = np.zeros((stop - start, 2), dtype=np.int64)
-        play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes, seed,
-                   part.first_deal, chips)
-        results.append(chips.sum(axis=1))
+        adjusted = np.zeros((stop - start, 2), dtype=np.float64)
+        play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes,
+                   part.allin_equity, seed, part.first_deal, chips, adjusted)
+        results.append(Chips(chips.sum(axis=1), adjusted.sum(axis=1)))
     return results
 
 
@@ -93,7 +102,8 @@ def _warm_worker() -> None:
     rules = np.zeros(19, dtype=np.int64)
     rules[1], rules[3], rules[4] = 1, 1, 1
     play_deals(rules, 1, np.zeros(44), 1, np.zeros(44), np.zeros((0, 2, 4)),
-               np.zeros(0, dtype=np.int8), 0, 0, np.zeros((0, 2), dtype=np.int64))
+               np.zeros(0, dtype=np.int8), np.zeros((0, 3)), 0, 0,
+               np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)))
 
 
 class Backend:
@@ -122,8 +132,8 @@ class Backend:
             return max(1, sum(self.client.nthreads().values()))
         return self.workers
 
-    def run(self, deals: DealSet, deals_path: str | None, rules, pairs, seed: int):
-        """A's chips per deal (int64[n]) for each pair of encoded strategies."""
+    def run(self, deals: DealSet, deals_path: str | None, rules, pairs, seed: int) -> list[Chips]:
+        """A's `Chips` per deal for each pair of encoded strategies."""
         count = len(deals)
         chunks = max(1, min(count, 4 * self.parallelism)) if self.parallelism > 1 else 1
         bounds = [(count * k // chunks, count * (k + 1) // chunks) for k in range(chunks)]
@@ -142,7 +152,9 @@ class Backend:
         else:
             parts = [_play_chunk(deals, start, stop, rules, pairs, seed)
                      for start, stop in bounds]
-        return [np.concatenate([part[index] for part in parts]) for index in range(len(pairs))]
+        return [Chips(np.concatenate([part[index].raw for part in parts]),
+                      np.concatenate([part[index].adjusted for part in parts]))
+                for index in range(len(pairs))]
 
     def close(self) -> None:
         if self.pool is not None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from gambler.cli import debug_option, run
 from protocol.gamedef import DEFAULT_GAME, load_game
+from protocol.logs import read_log
 
 
 def resolve(spec: str):
@@ -40,8 +41,8 @@ def _progress(label: str, total: int):
 
 
 def fast_match(a, b, hands: int, seed: int, game, workers: int,
-               scheduler: str | None = None) -> tuple[np.ndarray, int]:
-    """Per-pair chips of A on the engine, and the number of deals (a and b: resolved specs)."""
+               scheduler: str | None = None):
+    """A's `Chips` per pair on the engine, and the number of deals (a and b: resolved specs)."""
     from training.deals import cached_deal_set
     from training.evaluate import Backend
     from training.engine import encode_rules, encode_strategy
@@ -59,12 +60,16 @@ def fast_match(a, b, hands: int, seed: int, game, workers: int,
     return chips, deals_count
 
 
-def dealer_match(a: str, b: str, hands: int, seed: int, game_file: str, workers: int):
-    """Per-pair chips of A from real matches: `gambler-dealer --duplicate` and two `gambler`s.
+def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int):
+    """A's `Chips` per pair from real matches: `gambler-dealer --duplicate` and two `gambler`s,
+    read from the dealer's logs (raw, and all-in adjusted by `training.luck`).
 
     With several workers the hands are split over that many matches (seeds seed, seed + 1, ...)
     played at the same time.
     """
+    from training.evaluate import Chips
+    from training.luck import adjusted_values
+
     deals_count = (hands + 1) // 2
     shares = [deals_count * (k + 1) // workers - deals_count * k // workers
               for k in range(workers)]
@@ -85,22 +90,18 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game_file: str, workers:
                                      text=True)
                     for port, spec in zip(ports, (a, b))]
             matches.append((match, dealer, bots))
-        pairs = []
+        raw, adjusted = [], []
         for match, dealer, bots in matches:
             errors = [bot.communicate()[1] for bot in bots]
             dealer.communicate()
             if dealer.returncode != 0 or any(bot.returncode for bot in bots):
                 raise click.ClickException("a dealer match failed: " + " / ".join(
                     error.strip().splitlines()[-1] for error in errors if error.strip()))
-            results = []
-            with open(f"{match}.log") as log:
-                for line in log:
-                    if line.startswith("STATE:"):
-                        fields = line.rstrip("\n").split(":")
-                        values = [float(value) for value in fields[4].split("|")]
-                        results.append(values[fields[5].split("|").index("a")])
-            pairs.append(np.array(results).reshape(-1, 2).sum(axis=1))
-    return np.concatenate(pairs), deals_count
+            hands = read_log(game, f"{match}.log")
+            raw.append(np.array([hand.value_of("a") for hand in hands]).reshape(-1, 2).sum(1))
+            adjusted.append(np.array([adjusted_values(hand)[hand.names.index("a")]
+                                      for hand in hands]).reshape(-1, 2).sum(1))
+    return Chips(np.concatenate(raw), np.concatenate(adjusted)), deals_count
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -132,17 +133,22 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     if engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
     else:
-        chips, deals = dealer_match(a, b, hands, seed, game_file, workers)
+        chips, deals = dealer_match(a, b, hands, seed, game, game_file, workers)
     seconds = time.perf_counter() - started
-    score = score_pairs(chips, game.big_blind)
+    score = score_pairs(chips.raw, game.big_blind)
+    adjusted = score_pairs(chips.adjusted, game.big_blind)
     if as_json:
         click.echo(json.dumps({"a": a, "b": b, "hands": 2 * deals,
                                "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
+                               "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
+                               "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
                                "seconds": seconds, "engine": engine, "seed": seed}))
         return
     click.echo(f"{a} vs {b}: {score.mbb_per_hand:+.1f} mbb/hand ± {score.ci95_mbb:.1f} (95% CI) "
                f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
                f"{seconds:.1f} s, {engine} engine")
+    click.echo(f"  all-in adjusted: {adjusted.mbb_per_hand:+.1f} mbb/hand ± "
+               f"{adjusted.ci95_mbb:.1f} (all-ins before the river scored by their equity)")
 
 
 def main(argv=None) -> None:
