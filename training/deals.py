@@ -183,3 +183,50 @@ def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None 
     deals = compute_deal_set(seed, first_deal, count, samples, progress)
     deals.save(path)
     return deals, path
+
+
+# --- every holding's v, for range models (LBR) ----------------------------------------------------
+
+HOLDINGS_CHUNK = 1000  # deals per cached file of holding win rates (about 32 MB)
+
+
+def holdings_cache_dir() -> Path:
+    return deals_cache_dir().parent / "holdings"
+
+
+def _holding_rates_of(seed: int, start: int, count: int) -> np.ndarray:
+    from evaluator.holdings import HOLDINGS, every_holding_rates
+    from evaluator.tables import load_tables
+
+    _, boards = deal_cards(seed, start, count)
+    rates = np.empty((count, 3, HOLDINGS), dtype=np.float64)
+    every_holding_rates(load_tables(), boards, rates)
+    return rates
+
+
+def cached_holding_rates(seed: int, start: int, count: int) -> np.ndarray:
+    """v of every holding on the flop, turn and river of deals start .. start + count - 1 of
+    `seed`: float64[count, 3, 1326] (`evaluator.holdings`), within one chunk of
+    `HOLDINGS_CHUNK` deals. Cached on disk per chunk; a full chunk's file serves any prefix of
+    it (deal i of a seed is the same in every set)."""
+    chunk = start // HOLDINGS_CHUNK
+    if (start + count - 1) // HOLDINGS_CHUNK != chunk or count < 1:
+        raise ValueError("cached_holding_rates reads within one chunk")
+    directory = holdings_cache_dir()
+    for size in (HOLDINGS_CHUNK, count):
+        path = directory / f"s{seed}-d{chunk * HOLDINGS_CHUNK}-n{size}.npy"
+        if path.exists() and size >= start - chunk * HOLDINGS_CHUNK + count:
+            try:
+                offset = start - chunk * HOLDINGS_CHUNK
+                return np.load(path, mmap_mode="r")[offset:offset + count].copy()
+            except (OSError, ValueError):
+                path.unlink(missing_ok=True)  # a damaged cache file: compute it again
+    first = chunk * HOLDINGS_CHUNK
+    size = start - first + count
+    rates = _holding_rates_of(seed, first, size)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"s{seed}-d{first}-n{size}.npy"
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp.npy")
+    np.save(temporary, rates)
+    temporary.replace(path)
+    return rates[start - first:].copy()

@@ -216,35 +216,48 @@ def automaton_action(params, round_, value, facing_bet, max_spent, raise_low, ra
 
 
 @helper
-def strategy_action(kind, params, value, rules, hand, player, rng_state):
-    """(code, raise-to, rng state) of strategy `kind` for `player`, to act in `hand`."""
+def fixed_action(kind, params, value, rules, hand, player):
+    """(code, raise-to) of a strategy that is a function of its cards' v and the betting: every
+    kind but RANDOM. This is also what a range model asks of each holding (`training.lbr`)."""
     raise_low, raise_high = raise_range(rules, hand, player)
     max_spent = hand[MAX_SPENT]
-    facing_bet = hand[SPENT + player] < max_spent
     if kind == PROFILE:
-        code, amount = automaton_action(params, hand[ROUND], value, facing_bet, max_spent,
-                                        raise_low, raise_high)
+        return automaton_action(params, hand[ROUND], value, hand[SPENT + player] < max_spent,
+                                max_spent, raise_low, raise_high)
+    if kind == MIN_RAISE and raise_low >= 0:
+        return RAISE_CODE, raise_low
+    if kind == ALL_IN and raise_low >= 0:
+        return RAISE_CODE, raise_high
+    return CALL_CODE, 0
+
+
+@helper
+def random_fold_probability(rules, hand, player):
+    """The RANDOM baseline's chance of folding (0 when nothing is owed)."""
+    if hand[SPENT + player] >= hand[MAX_SPENT]:
+        return 0.0
+    raise_low, _ = raise_range(rules, hand, player)
+    raise_weight = _RANDOM_MIX[2] if raise_low >= 0 else 0.0
+    return _RANDOM_MIX[0] / (_RANDOM_MIX[0] + _RANDOM_MIX[1] + raise_weight)
+
+
+@helper
+def strategy_action(kind, params, value, rules, hand, player, rng_state):
+    """(code, raise-to, rng state) of strategy `kind` for `player`, to act in `hand`."""
+    if kind != RANDOM:
+        code, amount = fixed_action(kind, params, value, rules, hand, player)
         return code, amount, rng_state
-    if kind == MIN_RAISE:
-        if raise_low >= 0:
-            return RAISE_CODE, raise_low, rng_state
+    raise_low, raise_high = raise_range(rules, hand, player)
+    fold_weight = _RANDOM_MIX[0] if hand[SPENT + player] < hand[MAX_SPENT] else 0.0
+    raise_weight = _RANDOM_MIX[2] if raise_low >= 0 else 0.0
+    rng_state, roll = _uniform(rng_state)
+    roll *= fold_weight + _RANDOM_MIX[1] + raise_weight
+    if roll < fold_weight:
+        return FOLD_CODE, 0, rng_state
+    if roll < fold_weight + _RANDOM_MIX[1]:
         return CALL_CODE, 0, rng_state
-    if kind == ALL_IN:
-        if raise_low >= 0:
-            return RAISE_CODE, raise_high, rng_state
-        return CALL_CODE, 0, rng_state
-    if kind == RANDOM:
-        fold_weight = _RANDOM_MIX[0] if facing_bet else 0.0
-        raise_weight = _RANDOM_MIX[2] if raise_low >= 0 else 0.0
-        rng_state, roll = _uniform(rng_state)
-        roll *= fold_weight + _RANDOM_MIX[1] + raise_weight
-        if roll < fold_weight:
-            return FOLD_CODE, 0, rng_state
-        if roll < fold_weight + _RANDOM_MIX[1]:
-            return CALL_CODE, 0, rng_state
-        rng_state, amount = _uniform_int(rng_state, raise_low, raise_high)
-        return RAISE_CODE, amount, rng_state
-    return CALL_CODE, 0, rng_state
+    rng_state, amount = _uniform_int(rng_state, raise_low, raise_high)
+    return RAISE_CODE, amount, rng_state
 
 
 @helper

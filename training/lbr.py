@@ -1,0 +1,426 @@
+"""Local best response (LBR): a lower bound on how much an opponent who knows a strategy can win.
+
+Lisý & Bowling, "Equilibrium approximation quality of current no-limit poker bots" (2017,
+arXiv 1612.07547). LBR plays against a fixed strategy whose range it can compute. At each of its
+decisions it looks one step ahead, assuming both players check the hand down after it:
+
+1. The bot's *range*: the holdings it can have given the cards LBR sees (its own two and the
+   board: card removal) and the bot's actions so far. gambler's automaton and the fixed baselines
+   decide from v (the win rate of their cards on the board) and the betting alone, so a holding
+   is in the range iff, holding it, the bot would have taken exactly the actions it took (same
+   kinds, same amounts): the range is exact, every holding in it equally likely. The `random`
+   baseline's actions do not depend on its cards: its range is every holding (card removal only).
+2. wp: LBR's equity (wins + ties / 2) against the range if nobody bets again: exact, over every
+   holding in the range and every completion of the board.
+3. The value of each action in its set for the round, measured against folding now (pot = both
+   totals so far, to_call = what LBR owes):
+       fold            0
+       check/call      wp pot - (1 - wp) to_call
+       raise to R      fp pot + (1 - fp) (wp' (pot + b) - (1 - wp') (to_call + b)),   b = R - bet
+   where fp is the share of the range that folds to the raise (each holding's response computed
+   by the bot's own rules) and wp' LBR's equity against the rest. (The paper uses wp for both;
+   against a deterministic bot the calling range is known exactly, so wp' is the better
+   estimate.) The winnings are exact given the assumption: winning takes what the opponent put
+   in, and with ties counting half the formula is exact in expectation.
+4. LBR takes the best action (ties: call, then fold, then the smaller raise); in a round whose
+   set is `C` only, it checks or calls.
+
+Action sets per round, preflop first (`C,C,FCPA,FCPA` is the paper's common setting): F fold,
+C check/call, H half-pot raise (to bet + (pot + to_call) / 2), P pot raise (to bet + pot +
+to_call), A all in; sizes are moved into the legal range and repeats dropped. LBR plays both seats
+of every duplicate deal, so the measure is its mean over hands, with a 95% interval over deals.
+
+The per-deal work that does not depend on anyone's play (v of every holding on every street,
+`evaluator.holdings`) comes from `training.deals.cached_holding_rates`; preflop equities against
+each holding from the shipped matchup table (`evaluator.matchups`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import prange
+
+from evaluator.hand_rank import hand_value
+from evaluator.holdings import HOLDINGS
+from evaluator.matchups import _oriented_key
+from evaluator.rng import stream_seed
+from gambler.errors import GamblerError
+from gambler.jit import helper, njit
+from training.evaluate import Score, score_pairs
+from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, RAISE_CODE,
+                             RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action, fixed_action,
+                             payoff_of, player_to_act, raise_range, random_fold_probability,
+                             start_hand, strategy_action)
+
+FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
+ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
+DEFAULT_ACTIONS = "C,C,FCPA,FCPA"
+
+
+class ActionSetError(GamblerError, ValueError):
+    """An LBR action-set string that cannot be used."""
+
+
+def parse_action_sets(text: str, rounds: int = 4) -> np.ndarray:
+    """`"C,C,FCPA,FCPA"` -> int64[rounds] of action bits, checked: one set per round, letters
+    from FCHPA, each set with C (LBR must be able to check)."""
+    sets = text.split(",")
+    if len(sets) != rounds:
+        raise ActionSetError(f"--actions {text!r}: expected {rounds} comma-separated sets, one per "
+                             f"round, found {len(sets)}")
+    bits = np.zeros(rounds, dtype=np.int64)
+    for round_, letters in enumerate(sets):
+        for letter in letters:
+            if letter not in ACTION_LETTERS:
+                raise ActionSetError(f"--actions {text!r}: unknown action {letter!r} in set "
+                                     f"{round_ + 1} (letters: F fold, C check/call, H half pot, "
+                                     "P pot, A all in)")
+            if bits[round_] & ACTION_LETTERS[letter]:
+                raise ActionSetError(f"--actions {text!r}: {letter!r} twice in set {round_ + 1}")
+            bits[round_] |= ACTION_LETTERS[letter]
+        if not bits[round_] & CALL_BIT:
+            raise ActionSetError(f"--actions {text!r}: set {round_ + 1} ({letters or 'empty'}) "
+                                 "needs C: LBR must be able to check or call")
+    return bits
+
+
+# --- the range --------------------------------------------------------------------------------
+
+@helper
+def _holding_v(preflop_v, holding_v, round_, index):
+    if round_ == 0:
+        return preflop_v[index]
+    return holding_v[round_ - 1, index]
+
+
+@helper
+def _remove_cards(alive, holding_cards, cards, count):
+    """Card removal: drop every holding that holds one of `cards[:count]`."""
+    mask = np.int64(0)
+    for k in range(count):
+        mask |= np.int64(1) << cards[k]
+    for index in range(alive.shape[0]):
+        if alive[index] and ((mask >> holding_cards[index, 0]) & 1
+                             or (mask >> holding_cards[index, 1]) & 1):
+            alive[index] = False
+
+
+@helper
+def _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount):
+    """Keep the holdings with which the bot would have taken (code, amount) here."""
+    round_ = hand[ROUND]
+    for index in range(alive.shape[0]):
+        if alive[index]:
+            value = _holding_v(preflop_v, holding_v, round_, index)
+            their_code, their_amount = fixed_action(kind, params, value, rules, hand, bot)
+            if their_code != code or (code == RAISE_CODE and their_amount != amount):
+                alive[index] = False
+
+
+# --- LBR's equity against each holding ----------------------------------------------------------
+
+@helper
+def _equities(tables, match_keys, match_counts, permutations, hole, board, visible, alive,
+              holding_cards, equity):
+    """equity[h] = LBR's exact equity (wins + ties / 2) against holding h for every holding alive,
+    with `visible` board cards and every completion of the rest."""
+    if visible == 0:
+        for index in range(alive.shape[0]):
+            if alive[index]:
+                a0, a1 = np.int64(hole[0]), np.int64(hole[1])
+                b0 = np.int64(holding_cards[index, 0])
+                b1 = np.int64(holding_cards[index, 1])
+                forward = _oriented_key(permutations, a0, a1, b0, b1)
+                backward = _oriented_key(permutations, b0, b1, a0, a1)
+                row = np.searchsorted(match_keys, min(forward, backward))
+                wins = match_counts[row, 0]
+                ties = match_counts[row, 1]
+                if backward < forward:
+                    wins = 1_712_304 - wins - ties
+                equity[index] = (wins + 0.5 * ties) / 1_712_304
+        return
+    base_key = np.int64(0x3333) << 32
+    base_bits = np.int64(0)
+    taken = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
+    for k in range(visible):
+        base_key += tables.card_keys[board[k]]
+        base_bits |= tables.card_bits[board[k]]
+        taken |= np.int64(1) << board[k]
+    hole_key = tables.card_keys[hole[0]] + tables.card_keys[hole[1]]
+    hole_bits = tables.card_bits[hole[0]] | tables.card_bits[hole[1]]
+    score = np.zeros(alive.shape[0], dtype=np.float64)
+    seen = np.zeros(alive.shape[0], dtype=np.int64)
+    missing = 5 - visible
+    first_limit = 52 if missing >= 1 else 1
+    for first in range(first_limit):
+        if missing >= 1 and (taken >> first) & 1:
+            continue
+        second_start = first + 1 if missing == 2 else 0
+        second_limit = 52 if missing == 2 else 1
+        for second in range(second_start, second_limit):
+            if missing == 2 and (taken >> second) & 1:
+                continue
+            key = base_key
+            bits = base_bits
+            completion = np.int64(0)
+            if missing >= 1:
+                key += tables.card_keys[first]
+                bits |= tables.card_bits[first]
+                completion |= np.int64(1) << first
+            if missing == 2:
+                key += tables.card_keys[second]
+                bits |= tables.card_bits[second]
+                completion |= np.int64(1) << second
+            ours = hand_value(tables, key + hole_key, bits | hole_bits)
+            for index in range(alive.shape[0]):
+                if not alive[index]:
+                    continue
+                low = holding_cards[index, 0]
+                high = holding_cards[index, 1]
+                if (completion >> low) & 1 or (completion >> high) & 1:
+                    continue
+                theirs = hand_value(tables, key + tables.card_keys[low] + tables.card_keys[high],
+                                    bits | tables.card_bits[low] | tables.card_bits[high])
+                score[index] += 1.0 if ours > theirs else (0.5 if ours == theirs else 0.0)
+                seen[index] += 1
+    for index in range(alive.shape[0]):
+        if alive[index]:
+            equity[index] = score[index] / seen[index]
+
+
+# --- LBR's decision -----------------------------------------------------------------------------
+
+@helper
+def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, alive, equity,
+                 scratch, pot, to_call, wp):
+    """The one-step value of LBR raising to `target` (item 3 of the module docstring)."""
+    bot = 1 - lbr
+    scratch[:] = hand
+    apply_action(rules, scratch, lbr, RAISE_CODE, target)
+    bet = hand[MAX_SPENT]
+    extra = target - bet
+    if kind == RANDOM:
+        fold_share = random_fold_probability(rules, scratch, bot)
+        continuing_equity = wp
+    else:
+        round_ = scratch[ROUND]
+        holdings = 0
+        folds = 0
+        continuing = 0.0
+        for index in range(alive.shape[0]):
+            if alive[index]:
+                holdings += 1
+                value = _holding_v(preflop_v, holding_v, round_, index)
+                code, _ = fixed_action(kind, params, value, rules, scratch, bot)
+                if code == FOLD_CODE:
+                    folds += 1
+                else:
+                    continuing += equity[index]
+        fold_share = folds / holdings
+        continuing_equity = continuing / (holdings - folds) if holdings > folds else 0.0
+    return fold_share * pot + (1.0 - fold_share) * (
+        continuing_equity * (pot + extra) - (1.0 - continuing_equity) * (to_call + extra))
+
+
+@helper
+def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions, alive, equity,
+                  scratch):
+    """LBR's (code, raise-to): the action of best one-step value (module docstring)."""
+    bet = hand[MAX_SPENT]
+    to_call = bet - hand[SPENT + lbr]
+    pot = hand[SPENT] + hand[SPENT + 1]
+    total = 0
+    won = 0.0
+    for index in range(alive.shape[0]):
+        if alive[index]:
+            total += 1
+            won += equity[index]
+    if total == 0:  # cannot happen with an exact range model (the tests check); stay legal
+        return CALL_CODE, 0
+    wp = won / total
+    best_code = CALL_CODE
+    best_amount = 0
+    best_value = wp * pot - (1.0 - wp) * to_call
+    if actions & FOLD_BIT and to_call > 0 and best_value < 0.0:
+        best_code = FOLD_CODE
+        best_value = 0.0
+    low, high = raise_range(rules, hand, lbr)
+    if low < 0:
+        return best_code, best_amount
+    previous = -1
+    for size_bit in (HALF_POT_BIT, POT_BIT, ALL_IN_BIT):
+        if not actions & size_bit:
+            continue
+        if size_bit == HALF_POT_BIT:
+            target = bet + (pot + to_call) // 2
+        elif size_bit == POT_BIT:
+            target = bet + pot + to_call
+        else:
+            target = high
+        target = min(max(target, low), high)
+        if target == previous:
+            continue
+        previous = target
+        value = _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, alive,
+                             equity, scratch, pot, to_call, wp)
+        if value > best_value:
+            best_code = RAISE_CODE
+            best_amount = target
+            best_value = value
+    return best_code, best_amount
+
+
+# --- whole hands --------------------------------------------------------------------------------
+
+@helper
+def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
+              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
+              trace, hand, alive, equity, scratch):
+    """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
+    is left in `hand`. `bot_v[r]` is the bot's own v in round r. Returns the rng state."""
+    bot = 1 - lbr
+    start_hand(rules, hand)
+    for index in range(alive.shape[0]):
+        alive[index] = True
+    _remove_cards(alive, holding_cards, hole, 2)
+    dealt_round = 0
+    equity_round = -1
+    traced = 0
+    while hand[ENDED] == 0:
+        round_ = hand[ROUND]
+        if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
+            _remove_cards(alive, holding_cards, board, 2 + round_)
+            dealt_round = round_
+        player = player_to_act(rules, hand)
+        if player == bot:
+            code, amount, rng_state = strategy_action(kind, params, bot_v[round_], rules, hand,
+                                                      bot, rng_state)
+            if kind != RANDOM:
+                _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount)
+        elif action_sets[round_] == CALL_BIT:
+            code, amount = CALL_CODE, 0
+        else:
+            if equity_round != round_:
+                visible = 0 if round_ == 0 else 2 + round_
+                _equities(tables, match_keys, match_counts, permutations, hole, board, visible,
+                          alive, holding_cards, equity)
+                equity_round = round_
+            code, amount = _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr,
+                                         action_sets[round_], alive, equity, scratch)
+        if traced < trace.shape[0]:
+            trace[traced, 0] = round_
+            trace[traced, 1] = code
+            trace[traced, 2] = amount
+            traced += 1
+        apply_action(rules, hand, player, code, amount)
+    return rng_state
+
+
+@njit
+def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, holding_v, tables,
+             match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
+             trace):
+    """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace`.
+    `outcome` is +1 when position 0 wins the showdown (-1 loses, 0 splits)."""
+    hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    alive = np.empty(HOLDINGS, dtype=np.bool_)
+    equity = np.zeros(HOLDINGS, dtype=np.float64)
+    scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
+              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
+              trace, hand, alive, equity, scratch)
+    return payoff_of(hand, outcome)
+
+
+@njit(parallel=True)
+def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, preflop_v,
+              holding_v, tables, match_keys, match_counts, permutations, holding_cards,
+              action_sets, seed, first_deal, results, adjusted):
+    """LBR against the strategy on every deal, in both seats: `results[i] = (LBR's chips at
+    position 0, at position 1)` for deal `first_deal + i`, and all-in adjusted in `adjusted`.
+    holding_v[i] is float64[3, 1326] (`evaluator.holdings`); the rest as `play_deals`."""
+    for i in prange(holes.shape[0]):
+        hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+        alive = np.empty(HOLDINGS, dtype=np.bool_)
+        equity = np.zeros(HOLDINGS, dtype=np.float64)
+        scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+        no_trace = np.empty((0, 3), dtype=np.int64)
+        deal = first_deal + i
+        for lbr in range(2):
+            _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, lbr], boards[i],
+                      preflop_v, holding_v[i], tables, match_keys, match_counts, permutations,
+                      holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), no_trace,
+                      hand, alive, equity, scratch)
+            sign = 1 if lbr == 0 else -1
+            results[i, lbr] = sign * payoff_of(hand, outcomes[i])
+            adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
+
+
+# --- the runner ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LbrResult:
+    """LBR's winnings against a strategy over duplicate deals (both seats of each)."""
+
+    chips: np.ndarray      # int64[n, 2]: LBR's chips at position 0 and at position 1, per deal
+    adjusted: np.ndarray   # float64[n, 2]: the same, all-in adjusted
+    big_blind: int
+
+    @property
+    def score(self) -> Score:
+        return score_pairs(self.chips.sum(axis=1), self.big_blind)
+
+    @property
+    def adjusted_score(self) -> Score:
+        return score_pairs(self.adjusted.sum(axis=1), self.big_blind)
+
+    def position_score(self, position: int) -> Score:
+        """LBR's result in one seat only (position 0: the big blind in reverse-blinds games)."""
+        return score_pairs(2 * self.chips[:, position], self.big_blind)
+
+
+def run_lbr(strategy, game, hands: int, seed: int, actions: str = DEFAULT_ACTIONS,
+            threads: int | None = None, progress=None) -> LbrResult:
+    """LBR against `strategy` (a `Profile` or a baseline name) on the duplicate deals of `seed`:
+    `hands` rounded up to whole deals. `progress(deals)` is told as chunks finish."""
+    import numba
+
+    from evaluator.holdings import HOLDING_CARDS
+    from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
+    from evaluator.preflop import class_indices, load_table as load_classes
+    from evaluator.tables import load_tables
+    from training.deals import HOLDINGS_CHUNK, cached_deal_set, cached_holding_rates
+    from training.engine import encode_rules, encode_strategy
+
+    action_sets = parse_action_sets(actions, game.num_rounds)
+    deals_count = (hands + 1) // 2
+    deals, _ = cached_deal_set(seed, 0, deals_count)
+    kind, params = encode_strategy(strategy)
+    rules = encode_rules(game)
+    tables = load_tables()
+    match_keys, match_counts = load_matchups()
+    holding_cards = HOLDING_CARDS.astype(np.int64)
+    class_counts = load_classes()[class_indices(HOLDING_CARDS)]
+    total = class_counts.sum(axis=1)
+    preflop_v = class_counts[:, 0] / total - class_counts[:, 2] / total  # as `win_rate` does
+    chips = np.zeros((deals_count, 2), dtype=np.int64)
+    adjusted = np.zeros((deals_count, 2), dtype=np.float64)
+    previous_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        for start in range(0, deals_count, HOLDINGS_CHUNK):
+            stop = min(deals_count, start + HOLDINGS_CHUNK)
+            part = deals.slice(start, stop)
+            holding_v = cached_holding_rates(seed, start, stop - start)
+            lbr_deals(rules, kind, params, part.holes, part.boards, part.v, part.outcomes,
+                      part.allin_equity, preflop_v, holding_v, tables, match_keys, match_counts,
+                      SUIT_PERMUTATIONS, holding_cards, action_sets, seed, start,
+                      chips[start:stop], adjusted[start:stop])
+            if progress is not None:
+                progress(stop - start)
+    finally:
+        numba.set_num_threads(previous_threads)
+    return LbrResult(chips, adjusted, game.big_blind)
