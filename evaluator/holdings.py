@@ -44,7 +44,7 @@ _SLOT_BITS = 11  # a runout's holdings are numbered below 2,048 when packed with
 
 def holding_index(first: int, second: int) -> int:
     """Index 0..1325 of the holding made of two different card codes."""
-    low, high = min(first, second), max(first, second)
+    low, high = sorted((int(first), int(second)))
     return high * (high - 1) // 2 + low
 
 

@@ -1,0 +1,146 @@
+"""A slow, plain-Python local best response: the oracle the numba one (`training.lbr`) is checked
+against, hand by hand.
+
+Nothing here is shared with the fast implementation but the inputs: the rules are the protocol's
+`BettingState`, the bot is `bot.automaton` (or a baseline's rule) replayed with each holding to
+build its range, LBR's equities come from `evaluator.rank_hands` over every completion of the
+board (or the matchup table before the flop), and the one-step values are plain arithmetic.
+The bot's v of each holding comes from the holdings tables, which `tests/test_matchups.py` checks
+bit for bit against `evaluator.win_rate`.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from bot.automaton import choose_action, plan_round
+from evaluator import rank_hands
+from evaluator.holdings import holding_index
+from evaluator.matchups import matchup
+from protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
+
+LETTERS = "FCHPA"
+
+
+def baseline_action(name: str, state: BettingState):
+    legal = state.legal_actions()
+    if name == "call" or not legal.can_raise:
+        return CALL_ACTION
+    return raise_to(legal.min_raise_to if name == "raise" else legal.max_raise_to)
+
+
+class ReferenceBot:
+    """The bot's action for any holding: a profile's automaton or a fixed baseline."""
+
+    def __init__(self, strategy, preflop_v: np.ndarray, holding_v: np.ndarray):
+        self.strategy = strategy
+        self.preflop_v = preflop_v   # [1326]
+        self.holding_v = holding_v   # [3, 1326]: flop, turn, river
+
+    def v(self, holding, round_: int) -> float:
+        index = holding_index(*holding)
+        return float(self.preflop_v[index] if round_ == 0 else self.holding_v[round_ - 1, index])
+
+    def action(self, holding, state: BettingState):
+        if isinstance(self.strategy, str):
+            return baseline_action(self.strategy, state)
+        plan = plan_round(self.strategy.rounds[state.round], self.v(holding, state.round))
+        return choose_action(plan, state)
+
+
+def equities_against(hole, holdings: list, board) -> dict:
+    """LBR's equity against each holding over every completion of `board` (brute force: every
+    seven-card hand valued by `rank_hands`; before the flop, the matchup table)."""
+    if not board:
+        return {holding: matchup(hole, holding).equity for holding in holdings}
+    rest = sorted(set(range(52)) - set(hole) - set(board))
+    completions = np.array(list(itertools.combinations(rest, 5 - len(board))),
+                           dtype=np.uint8).reshape(-1, 5 - len(board)) if len(board) < 5 \
+        else np.zeros((1, 0), dtype=np.uint8)
+    count = completions.shape[0]
+    known = np.array(list(board), dtype=np.uint8)
+    ours = rank_hands(np.concatenate([np.tile(np.array(hole, dtype=np.uint8), (count, 1)),
+                                      np.tile(known, (count, 1)), completions], axis=1))
+    pairs = np.array(holdings, dtype=np.uint8)
+    meets = (completions[None, :, :, None] == pairs[:, None, None, :]).any(axis=(2, 3))
+    rows, columns = np.nonzero(~meets)
+    theirs = rank_hands(np.concatenate([pairs[rows], np.tile(known, (rows.size, 1)),
+                                        completions[columns]], axis=1))
+    score = (ours[columns] > theirs) + 0.5 * (ours[columns] == theirs)
+    totals = np.bincount(rows, weights=score, minlength=len(holdings))
+    seen = np.bincount(rows, minlength=len(holdings))
+    return {holding: float(totals[k] / seen[k]) for k, holding in enumerate(holdings)}
+
+
+def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceBot, hole,
+                    board_now, holdings: list) -> list[tuple[float, object]]:
+    """(value, action) of every action LBR considers, in the order ties are broken."""
+    equities = equities_against(hole, holdings, board_now)
+    wp = sum(equities.values()) / len(holdings)
+    bet = state.max_spent
+    to_call = bet - state.spent[lbr]
+    pot = sum(state.spent)
+    values = [(wp * pot - (1 - wp) * to_call, CALL_ACTION)]
+    if "F" in letters and to_call > 0:
+        values.append((0.0, FOLD_ACTION))
+    legal = state.legal_actions()
+    if not legal.can_raise:
+        return values
+    previous = None
+    for letter in "HPA":
+        if letter not in letters:
+            continue
+        target = {"H": bet + (pot + to_call) // 2, "P": bet + pot + to_call,
+                  "A": legal.max_raise_to}[letter]
+        target = legal.clamp(target)
+        if target == previous:
+            continue
+        previous = target
+        after = state.apply(raise_to(target))
+        responses = {holding: bot.action(holding, after).kind == FOLD for holding in holdings}
+        folds = sum(responses.values())
+        fold_share = folds / len(holdings)
+        callers = [holding for holding in holdings if not responses[holding]]
+        continuing = (sum(equities[holding] for holding in callers) / len(callers)
+                      if callers else 0.0)
+        extra = target - bet
+        values.append((fold_share * pot + (1 - fold_share) * (
+            continuing * (pot + extra) - (1 - continuing) * (to_call + extra)), raise_to(target)))
+    return values
+
+
+def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_sets: list[str]):
+    """One hand of LBR at position `lbr`: (actions as (round, kind, raise-to), LBR's chips, the
+    bot's range size before each of LBR's decisions)."""
+    state = BettingState.start(game)
+    hole = tuple(holes[lbr])
+    bot_hole = tuple(holes[1 - lbr])
+    every = [pair for pair in itertools.combinations(range(52), 2)]
+    holdings = [pair for pair in every if not set(pair) & set(hole)]
+    actions = []
+    sizes = []
+    while not state.finished:
+        round_ = state.round
+        board_now = tuple(board[:state.board_cards_visible])
+        holdings = [pair for pair in holdings if not set(pair) & set(board_now)]
+        assert tuple(sorted(bot_hole)) in holdings  # the range always holds the bot's cards
+        if state.current_player != lbr:
+            action = bot.action(bot_hole, state)
+            if not isinstance(bot.strategy, str):
+                holdings = [pair for pair in holdings if bot.action(pair, state) == action]
+        elif action_sets[round_] == "C":
+            action = CALL_ACTION
+        else:
+            sizes.append(len(holdings))
+            values = one_step_values(state, lbr, action_sets[round_], bot, hole, board_now,
+                                     holdings)
+            best_value, action = values[0]
+            for value, candidate in values[1:]:
+                if value > best_value:
+                    best_value, action = value, candidate
+        actions.append((round_, action.kind, action.raise_to if action.kind == RAISE else 0))
+        state = state.apply(action)
+    payoffs = state.payoffs([tuple(holes[0]), tuple(holes[1])], tuple(board))
+    return actions, payoffs[lbr], sizes

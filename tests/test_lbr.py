@@ -1,0 +1,148 @@
+"""Local best response: known values, a plain-Python oracle hand by hand, and the command."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from acpc_support import NOLIMIT
+from bot.params import Profile, load_profile
+from evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
+from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
+from evaluator.preflop import class_indices, load_table as load_classes
+from evaluator.rng import stream_seed
+from evaluator.tables import load_tables
+from lbr_reference import ReferenceBot, reference_lbr_hand
+from protocol import load_game
+from training.deals import cached_deal_set, cached_holding_rates
+from training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
+from training.lbr import (ActionSetError, lbr_hand, parse_action_sets, run_lbr)
+
+GAME = load_game(NOLIMIT)
+CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
+
+
+@pytest.fixture(autouse=True)
+def private_deal_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("GAMBLER_DEALS", str(tmp_path_factory.getbasetemp() / "deals"))
+
+
+def give_up_profile() -> Profile:
+    vector = np.array(load_profile("seed").as_vector())
+    for round_ in range(4):
+        vector[11 * round_:11 * round_ + 3] = 2.0  # v < x always: fold to a bet, else check
+    return Profile.from_vector(vector)
+
+
+def preflop_v() -> np.ndarray:
+    counts = load_classes()[class_indices(HOLDING_CARDS)]
+    total = counts.sum(axis=1)
+    return counts[:, 0] / total - counts[:, 2] / total
+
+
+def test_lbr_wins_exactly_750_against_a_profile_that_always_gives_up():
+    """In the big blind LBR wins the small blind's 50 (it folds preflop); in the small blind it
+    limps, both check to the turn, and LBR's bet takes the big blind's 100: 75 chips a hand."""
+    result = run_lbr(give_up_profile(), GAME, 600, seed=3)
+    assert result.score.mbb_per_hand == 750.0 and result.score.ci95_mbb == 0.0
+    assert (result.chips[:, 0] == 50).all() and (result.chips[:, 1] == 100).all()
+    assert result.adjusted_score.mbb_per_hand == 750.0
+
+
+def test_lbr_against_calling_station_hand_by_hand():
+    """Against `call` (never folds) a raise is worth wp (pot + b) - (1 - wp) b, which beats a
+    check exactly when wp > 1/2, and grows with b: LBR moves all in on the turn with more than
+    half the equity against a random hand, else checks, and does the same on the river; the
+    chips follow from the cards (LBR in the small blind limps, the station checks behind)."""
+    deals, _ = cached_deal_set(5, 0, 200)
+    result = run_lbr("call", GAME, 400, seed=5)
+    for i in range(len(deals)):
+        for lbr in range(2):
+            hole, other = deals.holes[i, lbr], deals.holes[i, 1 - lbr]
+            board = deals.boards[i]
+            turn = np.mean([matchup(hole, h, board[:4]).equity for h in _others(hole, board[:4])])
+            river = np.mean([matchup(hole, h, board).equity for h in _others(hole, board)])
+            stake = 20000 if turn > 0.5 or river > 0.5 else 100
+            mine = matchup(hole, other, board)
+            expected = stake * (1 if mine.win else -1 if mine.loss else 0)
+            assert result.chips[i, lbr] == expected, (i, lbr)
+
+
+def _others(hole, board):
+    taken = set(hole.tolist()) | set(board.tolist())
+    return [h for h in map(tuple, HOLDING_CARDS.tolist()) if not taken & set(h)]
+
+
+@pytest.mark.parametrize("strategy, actions, deals", [
+    ("seed", "C,C,FCPA,FCPA", 300), ("default", "C,C,FCPA,FCPA", 300),
+    ("handmade", "C,FCHPA,FCHPA,FCHPA", 25), ("seed", "FCPA,C,FCHPA,FCA", 25),
+    ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
+])
+def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
+    """Action for action and chip for chip; the reference also checks at every bot action that
+    its range, rebuilt by replaying `bot.automaton` with each holding, holds the bot's cards."""
+    seed = 9
+    deal_set, _ = cached_deal_set(seed, 0, deals)
+    holding_v = cached_holding_rates(seed, 0, deals)
+    spec = strategy if strategy in ("allin", "raise") else load_profile(strategy)
+    kind, params = encode_strategy(spec)
+    match_keys, match_counts = load_matchups()
+    flop_v = preflop_v()
+    sets = parse_action_sets(actions)
+    decisions = narrowed = 0
+    for i in range(deals):
+        bot = ReferenceBot(spec, flop_v, holding_v[i])
+        for lbr in range(2):
+            bot_hole = tuple(int(card) for card in deal_set.holes[i, 1 - lbr])
+            for round_ in range(4):  # the tables' v is the deal set's v, bit for bit
+                assert bot.v(sorted(bot_hole), round_) == deal_set.v[i, 1 - lbr, round_]
+            trace = np.full((64, 3), -1, dtype=np.int64)
+            payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
+                              deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
+                              flop_v, holding_v[i], load_tables(), match_keys, match_counts,
+                              SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
+                              np.uint64(stream_seed(seed, 2 * i + lbr)), trace)
+            fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace
+                    if r >= 0]
+            actions_ref, chips, sizes = reference_lbr_hand(GAME, lbr, bot, deal_set.holes[i],
+                                                           deal_set.boards[i], actions.split(","))
+            assert fast == actions_ref, (i, lbr)
+            assert (payoff if lbr == 0 else -payoff) == chips, (i, lbr)
+            decisions += len(sizes)
+            narrowed += sum(size < 1000 for size in sizes)
+    assert decisions > deals // 2  # LBR had real choices to make
+    if strategy not in ("allin", "raise"):
+        assert narrowed > decisions // 4  # and the bot's actions had narrowed its range
+
+
+def test_action_sets_are_checked():
+    assert parse_action_sets("C,C,FCPA,FCPA").tolist() == [2, 2, 27, 27]
+    assert parse_action_sets("C,FCHPA,C,C").tolist() == [2, 31, 2, 2]
+    for bad, message in (("C,C,FCPA", "expected 4 comma-separated sets"),
+                         ("C,C,FPA,FCPA", "needs C"), ("C,C,FCCA,FCPA", "'C' twice"),
+                         ("C,C,FCPX,FCPA", "unknown action 'X'")):
+        with pytest.raises(ActionSetError, match=message):
+            parse_action_sets(bad)
+
+
+def lbr_cli(*args):
+    return subprocess.run([sys.executable, "-m", "training.lbr_cli", *args],
+                          capture_output=True, text=True, env=os.environ.copy(), timeout=600)
+
+
+def test_lbr_command_json_and_errors(tmp_path):
+    path = tmp_path / "giveup.yaml"
+    path.write_text(give_up_profile().to_yaml())
+    result = lbr_cli(str(path), "--hands", "300", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"profile", "actions", "hands", "mbb_per_hand", "ci95_mbb", "seconds"} <= set(report)
+    assert (report["hands"], report["mbb_per_hand"], report["actions"]) == (
+        300, 750.0, "C,C,FCPA,FCPA")
+    assert [seat["mbb_per_hand"] for seat in report["by_position"]] == [500.0, 1000.0]
+    bad = lbr_cli("seed", "--actions", "C,C,FPA,FCPA")
+    assert bad.returncode == 1 and bad.stderr.startswith("gambler-lbr: error: --actions")
+    assert len(bad.stderr.strip().splitlines()) == 1
