@@ -6,8 +6,12 @@
   (the minimum raise when legal, else call), `allin` (all in when legal, else call) and `random`
   (the ACPC example player's mix: fold 0.06, call 0.47, raise 0.47 with a uniform size, the
   probabilities of illegal actions dropped and the rest renormalised; seeded).
+* `ExploiterStrategy`: the rule-based exploiters of `bot.exploiters` (`catcher`, `shover`,
+  `prober`, `sizer`), also by name; v as for a profile.
 
-`load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`.
+`load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`,
+`load_strategy("shover")`; `resolve_strategy` gives what the engine encodes (a name, rules or a
+profile).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import random
 from collections.abc import Callable
 
 from bot.automaton import RoundPlan, choose_action, plan_round
-from bot.params import Profile, load_profile
+from bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
+from bot.params import Profile, ProfileError, load_profile, shipped_profile_names
 from evaluator import win_rate
 from gambler import MAX_SEED
 from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
@@ -100,6 +105,24 @@ class ProfileStrategy:
         return choose_action(self.plan_for(state), state.betting)
 
 
+class ExploiterStrategy:
+    """An exploiter's rules (`bot.exploiters`); v as `ProfileStrategy` gets it, once a round."""
+
+    def __init__(self, rules: ExploiterRules, win_rate: Callable[..., float] | None = None):
+        self.rules = rules
+        self.name = rules.name or "exploiter"
+        self.win_rate = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
+        self._key: tuple | None = None
+        self._v = 0.0
+
+    def act(self, state: MatchState) -> Action:
+        key = (state.hand, state.betting.round, state.position, state.our_hole)
+        if key != self._key:
+            self._v = self.win_rate(state.our_hole, state.board, state.hand, state.betting.round)
+            self._key = key
+        return exploiter_action(self.rules, self._v, state.betting)
+
+
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
     """Monte Carlo v with `samples` deals, seeded by (seed, hand, round): reproducible."""
     def rate(hole, board, hand, round_):
@@ -108,8 +131,30 @@ def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
     return rate
 
 
+def resolve_strategy(spec: str):
+    """What a strategy name or path stands for: a baseline's name, an exploiter's rules or a
+    profile. A name that is none of these is a `ProfileError` listing what exists."""
+    if spec in BASELINES:
+        return spec
+    if spec in EXPLOITERS:
+        return EXPLOITERS[spec]
+    try:
+        return load_profile(spec)
+    except ProfileError as error:
+        if str(error).startswith("no profile file"):
+            raise ProfileError(
+                f"no profile file {spec!r} (shipped profiles: "
+                f"{', '.join(shipped_profile_names())}; baselines: {', '.join(BASELINES)}; "
+                f"exploiters: {', '.join(EXPLOITERS)})") from None
+        raise
+
+
 def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
-    """A baseline by name, or the automaton with a profile (a path or a shipped name)."""
+    """A baseline or an exploiter by name, or the automaton with a profile (a path or a shipped
+    name)."""
+    if spec in EXPLOITERS:
+        rate = sampled_win_rate(samples, seed) if samples else None
+        return ExploiterStrategy(EXPLOITERS[spec], rate)
     if spec == "call":
         return CallStrategy()
     if spec == "raise":
@@ -118,6 +163,6 @@ def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
         return AllInStrategy()
     if spec == "random":
         return RandomStrategy(seed)
-    profile = load_profile(spec)
+    profile = resolve_strategy(spec)
     rate = sampled_win_rate(samples, seed) if samples else None
     return ProfileStrategy(profile, rate)

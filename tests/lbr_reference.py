@@ -16,6 +16,7 @@ import itertools
 import numpy as np
 
 from bot.automaton import choose_action, plan_round
+from bot.exploiters import ExploiterRules, exploiter_action
 from evaluator import rank_hands
 from evaluator.holdings import holding_index
 from evaluator.matchups import matchup
@@ -32,7 +33,8 @@ def baseline_action(name: str, state: BettingState):
 
 
 class ReferenceBot:
-    """The bot's action for any holding: a profile's automaton or a fixed baseline."""
+    """The bot's action for any holding: a profile's automaton, an exploiter's rules or a fixed
+    baseline."""
 
     def __init__(self, strategy, preflop_v: np.ndarray, holding_v: np.ndarray):
         self.strategy = strategy
@@ -46,6 +48,8 @@ class ReferenceBot:
     def action(self, holding, state: BettingState):
         if isinstance(self.strategy, str):
             return baseline_action(self.strategy, state)
+        if isinstance(self.strategy, ExploiterRules):
+            return exploiter_action(self.strategy, self.v(holding, state.round), state)
         plan = plan_round(self.strategy.rounds[state.round], self.v(holding, state.round))
         return choose_action(plan, state)
 

@@ -29,6 +29,31 @@ def test_baselines():
     assert [str(load_strategy(name).act(all_in)) for name in ("raise", "allin")] == ["c", "c"]
 
 
+@pytest.mark.parametrize("name, line, action", [
+    # Preflop: raises to at most the limit are called, bigger ones only with v >= preflop_call_v.
+    ("catcher", "MATCHSTATE:0:0:r300:7s2d|", "c"),
+    ("catcher", "MATCHSTATE:0:0:r2000:7s2d|", "f"),
+    ("catcher", "MATCHSTATE:0:0:r2000:AsAh|", "c"),
+    ("shover", "MATCHSTATE:1:0::|7s2d", "c"),          # the small blind limps
+    # Checked to after the flop: the prober bets a quarter pot with v < 0.65 (here the minimum
+    # bet, 200, is more than 100 + 200 / 4); with a pot of 600 it bets to 300 + 150 = 450.
+    ("prober", "MATCHSTATE:0:4:cc/:7s2d|/AhKd9c", "r200"),
+    ("prober", "MATCHSTATE:0:4:r300c/:7s2d|/AhKd9c", "r450"),
+    ("prober", "MATCHSTATE:0:4:r300c/:AsAc|/AhKd9c", "c"),  # v >= 0.65: checks
+    ("catcher", "MATCHSTATE:0:4:cc/:AsAc|/AhKd9c", "c"),
+    # Facing a bet after the flop.
+    ("shover", "MATCHSTATE:1:4:cc/r400:|AsAc/AhKd9c", "r20000"),
+    ("shover", "MATCHSTATE:1:4:cc/r400:|7s2d/AhKd9c", "f"),
+    ("sizer", "MATCHSTATE:1:4:cc/r200:|7s2d/AhKd9c", "r20000"),  # 100 into 200: 0.5 pot
+    ("sizer", "MATCHSTATE:1:4:cc/r400:|7s2d/AhKd9c", "f"),       # 300 into 200: 1.5 pots
+    ("catcher", "MATCHSTATE:1:4:cc/r400:|AsAc/AhKd9c", "c"),
+    ("catcher", "MATCHSTATE:1:4:cc/r400:|7s2d/AhKd9c", "f"),
+    ("shover", "MATCHSTATE:0:4:cc/r20000:AsAc|/AhKd9c", "c"),  # all in already: call
+])
+def test_exploiters_follow_their_rules(name, line, action):
+    assert str(load_strategy(name).act(state(line))) == action
+
+
 def test_random_baseline_mix_and_renormalisation():
     player = RandomStrategy(seed=1)
     facing = state("MATCHSTATE:0:0:r300:7s5s|")   # fold, call and raise all legal

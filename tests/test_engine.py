@@ -5,7 +5,7 @@ import pytest
 
 from acpc_support import LIMIT, NOLIMIT
 from bot.params import load_profile
-from bot.strategies import ProfileStrategy, load_strategy
+from bot.strategies import load_strategy, resolve_strategy
 from protocol import BettingState, load_game
 from protocol.betting import Action
 from protocol.matchstate import MatchState
@@ -36,24 +36,28 @@ def python_hand(game, strategies, v, deal):
     return state, state.payoffs(holes, board)
 
 
-def profile_strategy(name, v_of_deal):
-    return ProfileStrategy(load_profile(name),
-                           lambda hole, board, hand, round_: v_of_deal[hole][round_])
+def table_strategy(name, v_of_deal):
+    """The TCP bot's strategy for `name`, with v looked up from the deal set."""
+    strategy = load_strategy(name)
+    if hasattr(strategy, "win_rate"):
+        strategy.win_rate = lambda hole, board, hand, round_: v_of_deal[hole][round_]
+    return strategy
 
 
 @pytest.mark.parametrize("pair", [("seed", "handmade"), ("handmade", "seed"), ("seed", "call"),
-                                  ("allin", "seed"), ("raise", "handmade"), ("seed", "seed")])
+                                  ("allin", "seed"), ("raise", "handmade"), ("seed", "seed"),
+                                  ("shover", "seed"), ("default", "prober"),
+                                  ("catcher", "handmade"), ("sizer", "default"),
+                                  ("prober", "shover")])
 def test_engine_hands_equal_python_hands(deals, pair):
     rules = encode_rules(NL)
-    kinds = np.array([encode_strategy(load_profile(n) if n in ("seed", "handmade") else n)[0]
-                      for n in pair])
-    params = np.array([encode_strategy(load_profile(n) if n in ("seed", "handmade") else n)[1]
-                       for n in pair])
+    encoded = [encode_strategy(resolve_strategy(name)) for name in pair]
+    kinds = np.array([kind for kind, _ in encoded])
+    params = np.array([vector for _, vector in encoded])
     for i in range(len(deals)):
         deal = deals.slice(i, i + 1)
         v_of_hole = {tuple(int(c) for c in deal.holes[0, p]): deal.v[0, p] for p in range(2)}
-        strategies = [profile_strategy(name, v_of_hole) if name in ("seed", "handmade")
-                      else load_strategy(name) for name in pair]
+        strategies = [table_strategy(name, v_of_hole) for name in pair]
         state, payoffs = python_hand(NL, strategies, v_of_hole,
                                      type("D", (), {"holes": deal.holes[0],
                                                     "boards": deal.boards[0]}))

@@ -10,6 +10,7 @@ import pytest
 
 from acpc_support import NOLIMIT
 from bot.params import Profile, load_profile
+from bot.strategies import resolve_strategy
 from evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
 from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
 from evaluator.preflop import class_indices, load_table as load_classes
@@ -80,6 +81,7 @@ def _others(hole, board):
     ("seed", "C,C,FCPA,FCPA", 300), ("default", "C,C,FCPA,FCPA", 300),
     ("handmade", "C,FCHPA,FCHPA,FCHPA", 25), ("seed", "FCPA,C,FCHPA,FCA", 25),
     ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
+    ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip; the reference also checks at every bot action that
@@ -87,7 +89,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     seed = 9
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
-    spec = strategy if strategy in ("allin", "raise") else load_profile(strategy)
+    spec = resolve_strategy(strategy)
     kind, params = encode_strategy(spec)
     match_keys, match_counts = load_matchups()
     flop_v = preflop_v()
@@ -114,7 +116,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             decisions += len(sizes)
             narrowed += sum(size < 1000 for size in sizes)
     assert decisions > deals // 2  # LBR had real choices to make
-    if strategy not in ("allin", "raise"):
+    if isinstance(spec, Profile):
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from acpc_support import NOLIMIT
 from bot.params import load_profile
+from bot.strategies import resolve_strategy
 from protocol import load_game
 from protocol.deal import MersenneTwister, deal_hand
 from training.deals import deal_set_from_cards
@@ -33,25 +34,21 @@ def cli(module, *args, cwd=None, timeout=600):
                           cwd=cwd, timeout=timeout, env=os.environ.copy())
 
 
-def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
-    """The same deals through gambler-dealer --duplicate and two gambler processes: the engine's
-    chips, raw and all-in adjusted, hand by hand; and `gambler-match --engine dealer` reports the
-    mbb/hand and intervals worked out from that log."""
-    deals, seed = 150, 21
+def real_match(folder, a: str, b: str, deals: int, seed: int):
+    """`a` against `b` through gambler-dealer --duplicate and two gambler processes: the log's
+    hands, and the engine's results on the dealer's own cards (chips, all-in adjusted)."""
     dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
                                str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
-                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True)
     ports = dealer.stdout.readline().split()
     bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port, "--params",
                               params, "--quiet"], stderr=subprocess.PIPE, text=True)
-            for port, params in zip(ports, ("seed", "handmade"))]
+            for port, params in zip(ports, (a, b))]
     for bot in bots:
         assert bot.wait(timeout=300) == 0, bot.stderr.read()
     dealer.wait(timeout=60)
-    hands = read_log(GAME, tmp_path / "m.log")
-    logged = [hand.value_of("a") for hand in hands]
-    logged_adjusted = [adjusted_values(hand)[hand.names.index("a")] for hand in hands]
+    hands = read_log(GAME, folder / "m.log")
     # The dealer's cards, dealt again with its own generator: one deal per duplicate pair.
     rng = MersenneTwister(seed)
     cards = [deal_hand(GAME, rng) for _ in range(deals)]
@@ -60,10 +57,29 @@ def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
     deal_set = deal_set_from_cards(holes, boards)
     results = np.zeros((deals, 2), dtype=np.int64)
     adjusted = np.zeros((deals, 2))
-    kind_a, params_a = encode_strategy(load_profile("seed"))
-    kind_b, params_b = encode_strategy(load_profile("handmade"))
-    play_deals(encode_rules(GAME), kind_a, params_a, kind_b, params_b, deal_set.v,
-               deal_set.outcomes, deal_set.allin_equity, 0, 0, results, adjusted)
+    play_deals(encode_rules(GAME), *encode_strategy(resolve_strategy(a)),
+               *encode_strategy(resolve_strategy(b)), deal_set.v, deal_set.outcomes,
+               deal_set.allin_equity, 0, 0, results, adjusted)
+    return hands, results, adjusted
+
+
+@pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober")])
+def test_exploiters_play_real_matches_as_the_engine_does(tmp_path, a, b):
+    hands, results, adjusted = real_match(tmp_path, a, b, 60, 33)
+    assert results.reshape(-1).tolist() == [hand.value_of("a") for hand in hands]
+    np.testing.assert_allclose(adjusted.reshape(-1),
+                               [adjusted_values(hand)[hand.names.index("a")] for hand in hands],
+                               rtol=1e-12)
+
+
+def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
+    """The same deals through gambler-dealer --duplicate and two gambler processes: the engine's
+    chips, raw and all-in adjusted, hand by hand; and `gambler-match --engine dealer` reports the
+    mbb/hand and intervals worked out from that log."""
+    deals, seed = 150, 21
+    hands, results, adjusted = real_match(tmp_path, "seed", "handmade", deals, seed)
+    logged = [hand.value_of("a") for hand in hands]
+    logged_adjusted = [adjusted_values(hand)[hand.names.index("a")] for hand in hands]
     assert results.reshape(-1).tolist() == logged  # A's chips, hand by hand
     np.testing.assert_allclose(adjusted.reshape(-1), logged_adjusted, rtol=1e-12)
     assert sum(a != b for a, b in zip(logged, logged_adjusted)) > 5  # all-ins were adjusted
@@ -107,7 +123,8 @@ def test_match_refuses_bad_input_in_one_line():
     result = cli("training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
-        "profiles: default, handmade, seed)"
+        "profiles: default, handmade, seed; baselines: call, raise, allin, random; exploiters: " \
+        "catcher, shover, prober, sizer)"
 
 
 SMALL = """deals: 300

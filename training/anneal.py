@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.params import ROUNDS, Profile, load_profile, save_profile
-from bot.strategies import BASELINES
+from bot.strategies import resolve_strategy
 from training.config import TrainConfig
 from training.deals import cached_deal_set
 from training.evaluate import Backend, Score, score_pairs
@@ -133,8 +133,7 @@ class Trainer:
         self.names = [name for name, weight in config.opponents.items() if weight > 0]
         self.weights = np.array([config.opponents[name] for name in self.names])
         self.weights = self.weights / self.weights.sum()
-        self.fixed = {name: (name if name in BASELINES else load_profile(name))
-                      for name in self.names if name != "best"}
+        self.fixed = {name: resolve_strategy(name) for name in self.names if name != "best"}
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state.rng
         self._deal_sets: dict[tuple[int, int], tuple] = {}

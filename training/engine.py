@@ -28,7 +28,7 @@ from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from gambler.jit import helper, njit
 
 # Strategy kinds.
-PROFILE, CALL, MIN_RAISE, ALL_IN, RANDOM = range(5)
+PROFILE, CALL, MIN_RAISE, ALL_IN, RANDOM, EXPLOITER = range(6)
 KIND_OF_BASELINE = {"call": CALL, "raise": MIN_RAISE, "allin": ALL_IN, "random": RANDOM}
 
 # Action codes in traces.
@@ -216,6 +216,30 @@ def automaton_action(params, round_, value, facing_bet, max_spent, raise_low, ra
 
 
 @helper
+def exploiter_action(params, round_, value, spent, max_spent, pot, raise_low, raise_high):
+    """(code, raise-to) of an exploiter (`bot.exploiters`, whose docstring has the rules): params
+    = preflop_call_v, preflop_limit, probe_below_v, probe_fraction, shove_v, small_bet, call_v."""
+    to_call = max_spent - spent
+    can_raise = raise_low >= 0
+    if round_ == 0:
+        if to_call > 0 and max_spent > params[1]:
+            return (CALL_CODE if value >= params[0] else FOLD_CODE), 0
+        return CALL_CODE, 0
+    if to_call == 0:
+        if can_raise and value < params[2]:
+            target = max_spent + np.int64(params[3] * pot)
+            return RAISE_CODE, min(max(target, raise_low), raise_high)
+        return CALL_CODE, 0
+    if value >= params[4]:
+        if can_raise:
+            return RAISE_CODE, raise_high
+        return CALL_CODE, 0
+    if can_raise and to_call / (pot - to_call) <= params[5]:
+        return RAISE_CODE, raise_high
+    return (CALL_CODE if value >= params[6] else FOLD_CODE), 0
+
+
+@helper
 def fixed_action(kind, params, value, rules, hand, player):
     """(code, raise-to) of a strategy that is a function of its cards' v and the betting: every
     kind but RANDOM. This is also what a range model asks of each holding (`training.lbr`)."""
@@ -224,6 +248,9 @@ def fixed_action(kind, params, value, rules, hand, player):
     if kind == PROFILE:
         return automaton_action(params, hand[ROUND], value, hand[SPENT + player] < max_spent,
                                 max_spent, raise_low, raise_high)
+    if kind == EXPLOITER:
+        return exploiter_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
+                           hand[SPENT] + hand[SPENT + 1], raise_low, raise_high)
     if kind == MIN_RAISE and raise_low >= 0:
         return RAISE_CODE, raise_low
     if kind == ALL_IN and raise_low >= 0:
@@ -363,9 +390,18 @@ def encode_rules(game) -> np.ndarray:
 
 
 def encode_strategy(spec) -> tuple[int, np.ndarray]:
-    """(kind, 44 parameters) for a baseline name or a `bot.params.Profile`."""
+    """(kind, 44 parameters) for a baseline name, an exploiter's name or `ExploiterRules`, or a
+    `bot.params.Profile`."""
+    from bot.exploiters import EXPLOITERS, ExploiterRules
+
     if isinstance(spec, str):
-        if spec not in KIND_OF_BASELINE:
+        if spec in EXPLOITERS:
+            spec = EXPLOITERS[spec]
+        elif spec not in KIND_OF_BASELINE:
             raise ValueError(f"unknown baseline {spec!r}")
-        return KIND_OF_BASELINE[spec], np.zeros(44, dtype=np.float64)
-    return PROFILE, np.array(spec.as_vector(), dtype=np.float64)
+        else:
+            return KIND_OF_BASELINE[spec], np.zeros(44, dtype=np.float64)
+    parameters = np.zeros(44, dtype=np.float64)
+    vector = spec.as_vector()
+    parameters[:len(vector)] = vector
+    return (EXPLOITER if isinstance(spec, ExploiterRules) else PROFILE), parameters

@@ -27,10 +27,9 @@ from protocol.logs import read_log
 
 
 def resolve(spec: str):
-    """A baseline name stays a name; anything else is loaded as a profile."""
-    from bot.params import load_profile
-    from bot.strategies import BASELINES
-    return spec if spec in BASELINES else load_profile(spec)
+    """A baseline's name, an exploiter's rules or a profile (`bot.strategies.resolve_strategy`)."""
+    from bot.strategies import resolve_strategy
+    return resolve_strategy(spec)
 
 
 def _progress(label: str, total: int):
