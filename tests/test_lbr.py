@@ -146,5 +146,5 @@ def test_lbr_command_json_and_errors(tmp_path):
         300, 750.0, "C,C,FCPA,FCPA")
     assert [seat["mbb_per_hand"] for seat in report["by_position"]] == [500.0, 1000.0]
     bad = lbr_cli("seed", "--actions", "C,C,FPA,FCPA")
-    assert bad.returncode == 1 and bad.stderr.startswith("gambler-lbr: error: --actions")
+    assert bad.returncode == 1 and bad.stderr.startswith("gambler-lbr: error: action sets")
     assert len(bad.stderr.strip().splitlines()) == 1

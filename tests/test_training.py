@@ -211,12 +211,40 @@ def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):
     assert runs["serial"] == runs["processes"] == runs["dask"]
 
 
+def test_training_with_lbr_in_the_objective_and_exploiters_in_the_pool(tmp_path):
+    config = SMALL + """opponents: {seed: 1.0, shover: 1.0, best: 1.0}
+lbr: {weight: 0.5, hands: 200, report_hands: 300}
+"""
+    result = train(tmp_path, "run", "--steps", "3", "--json", config=config)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    best = load_profile(tmp_path / "run" / "best.yaml")
+    scores = best.training["scores"]
+    assert set(scores["opponents"]) == {"seed", "shover"}
+    # The objective: the pool's weighted score (equal weights) - 0.5 x LBR's winnings.
+    pool = (scores["opponents"]["seed"]["mbb_per_hand"]
+            + scores["opponents"]["shover"]["mbb_per_hand"]) / 2
+    assert scores["weighted"]["mbb_per_hand"] == pytest.approx(
+        pool - 0.5 * scores["lbr"]["mbb_per_hand"], abs=0.01)
+    # The report: LBR against the best profile on 300 hands of seed 3200, as gambler-lbr says.
+    assert summary["lbr"] == best.training["lbr"]
+    assert (summary["lbr"]["hands"], summary["lbr"]["seed"]) == (300, 3200)
+    check = cli("training.lbr_cli", str(tmp_path / "run" / "best.yaml"), "--hands", "300",
+                "--seed", "3200", "--json")
+    assert json.loads(check.stdout)["mbb_per_hand"] == pytest.approx(
+        summary["lbr"]["mbb_per_hand"], abs=1e-3)
+
+
 @pytest.mark.parametrize("config, message", [
     ("deals: -5\n", "deals: -5 must be an integer >= 2"),
     ("temperature: {start: 1.0, end: 5.0}\n", "temperature.end must not exceed"),
     ("opponents: {seed: -1}\n", "opponents.seed: weight -1 must be a number >= 0"),
     ("proposal: {c4: 1.0}\n", "proposal: unknown kind 'c4'"),
     ("sweeps: 2\nfoo: 1\n", "unknown key 'foo'"),
+    ("lbr: {weight: -1}\n", "lbr.weight: -1 must be a number >= 0"),
+    ("lbr: {actions: 'C,C,FPA,FCPA'}\n", "lbr.actions: action sets 'C,C,FPA,FCPA': set 3"),
+    ("lbr: {hands: 1}\n", "lbr.hands: 1 must be an integer >= 2"),
+    ("lbr: {depth: 3}\n", "lbr: unknown key 'depth'"),
 ])
 def test_bad_configs_name_the_key(tmp_path, config, message):
     result = train(tmp_path, "bad", "--steps", "1", config=config)

@@ -10,14 +10,18 @@ The run, step by step:
    small, higher powers of v larger) times temperature / temperature_start; a threshold stays
    between its neighbours (x <= y <= z) and within [-1, 1].
 4. The proposal and the current profile play the same training deals against the opponent pool;
-   delta = the weighted mean, pair by pair, of (proposal - current) in mbb/hand. Metropolis: a
+   delta = the weighted mean, pair by pair, of (proposal - current) in mbb/hand. With an `lbr`
+   weight w in the config, the objective also subtracts w x what a local best response wins
+   against the profile (`training.lbr`, on LBR deals of its own), so delta loses
+   w x (LBR's winnings against the proposal - against the current profile). Metropolis: a
    proposal is accepted if delta >= 0, else with probability exp(delta / temperature).
 5. An accepted profile is re-scored against the best so far on a *fresh* deal set (the fresh
    sets are used in turn); it becomes the best only if it wins there, so a lucky proposal cannot
-   become the best on the training deals' noise. (A proposal that changes no decision on the
-   training deals, delta exactly 0, is accepted without re-scoring.) Each new best is scored
-   against the fixed opponents on one validation deal set, so the reported scores of successive
-   bests compare like with like.
+   become the best on the training deals' noise (LBR, if weighted, plays fresh deals too). (A
+   proposal that changes no decision on the training deals, delta exactly 0, is accepted without
+   re-scoring.) Each new best is scored against the fixed opponents (and LBR) on one validation
+   deal set, so the reported scores of successive bests compare like with like. With
+   `lbr.report_hands`, the final best profile's LBR is measured on deals no step has seen.
 6. The pool's `best` entry is the best profile so far: as it improves, training plays against
    it (the iterated best response the seed bot's author suggested).
 
@@ -41,7 +45,8 @@ from bot.params import ROUNDS, Profile, load_profile, save_profile
 from bot.strategies import resolve_strategy
 from training.config import TrainConfig
 from training.deals import cached_deal_set
-from training.evaluate import Backend, Score, score_pairs
+from training.evaluate import Backend, Score, kept, score_pairs
+from training.lbr import LbrDeals, run_lbr
 from training.engine import encode_rules, encode_strategy
 
 PARAMETER_NAMES = ("thresholds[0]", "thresholds[1]", "thresholds[2]", "call[0]", "call[1]",
@@ -49,6 +54,7 @@ PARAMETER_NAMES = ("thresholds[0]", "thresholds[1]", "thresholds[2]", "call[0]",
 KIND_OF_INDEX = ("threshold",) * 3 + ("c0", "c1", "c2", "c3") * 2
 CHECKPOINT = "checkpoint.json"
 VALIDATION_OFFSET = 100  # the validation deals are those of seed deal_seed + 100
+REPORT_OFFSET = 200      # LBR's report on the best profile plays the deals of lbr seed + 200
 LOG = "log.jsonl"
 
 
@@ -99,6 +105,7 @@ class RunState:
     accepted: int = 0
     improvements: int = 0
     hands: int = 0
+    lbr_hands: int = 0                    # hands LBR played (when the objective includes it)
     elapsed: float = 0.0
     log_lines: int = 0
     rng: dict = field(default_factory=dict)
@@ -137,6 +144,8 @@ class Trainer:
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state.rng
         self._deal_sets: dict[tuple[int, int], tuple] = {}
+        self.lbr = config.lbr
+        self._lbr_deals: dict[int, LbrDeals] = {}
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -175,6 +184,29 @@ class Trainer:
         if key not in self._deal_sets:
             self._deal_sets[key] = cached_deal_set(seed, 0, count)
         return self._deal_sets[key]
+
+    # --- local best response ----------------------------------------------------------------------
+
+    def _lbr_chips(self, profile: Profile, seed: int, hands: int) -> np.ndarray:
+        """LBR's chips per deal (both seats) against `profile` on the LBR deals of `seed`; the
+        deals' holding tables stay in memory for the run (a few, the oldest dropped)."""
+        deals = kept(self._lbr_deals, (seed, hands), lambda: LbrDeals(seed, hands, keep=True))
+        result = run_lbr(profile, self.game, actions=self.lbr["actions"], deals=deals)
+        self.state.lbr_hands += 2 * deals.count
+        return result.chips.sum(axis=1)
+
+    def _with_lbr(self, pool: Score, first: Profile, second: Profile, seed: int) -> Score:
+        """The objective's difference first - second: the pool's, minus weight x the difference
+        of what LBR wins against them (paired on the same LBR deals; the two estimates are
+        independent, so their variances add)."""
+        weight = self.lbr["weight"]
+        if weight <= 0:
+            return pool
+        hands = self.lbr["hands"]
+        lbr = score_pairs(self._lbr_chips(first, seed, hands)
+                          - self._lbr_chips(second, seed, hands), self.game.big_blind)
+        return Score(pool.mbb_per_hand - weight * lbr.mbb_per_hand,
+                     math.hypot(pool.ci95_mbb, weight * lbr.ci95_mbb), pool.deals)
 
     def _opponents(self, best: Profile):
         return [best if name == "best" else self.fixed[name] for name in self.names]
@@ -217,7 +249,9 @@ class Trainer:
             weighted, _, _ = self._paired(train_deals, train_path,
                                           Profile.from_vector(candidate),
                                           Profile.from_vector(current), best)
-            delta = score_pairs(weighted, self.game.big_blind)
+            delta = self._with_lbr(score_pairs(weighted, self.game.big_blind),
+                                   Profile.from_vector(candidate), Profile.from_vector(current),
+                                   self.lbr["deal_seed"])
             if delta.mbb_per_hand >= 0:
                 accept = True
             else:
@@ -247,11 +281,13 @@ class Trainer:
         """Candidate against the best so far on the next fresh deal set: does it win there?"""
         config = self.config
         state = self.state
-        seed = config.deal_seed + 1 + state.fresh_index % config.fresh_sets
+        fresh = 1 + state.fresh_index % config.fresh_sets
+        seed = config.deal_seed + fresh
         state.fresh_index += 1
         deals, path = self._deals(seed, config.fresh_deals)
         weighted, _, _ = self._paired(deals, path, Profile.from_vector(candidate), best, best)
-        gain = score_pairs(weighted, self.game.big_blind)
+        gain = self._with_lbr(score_pairs(weighted, self.game.big_blind),
+                              Profile.from_vector(candidate), best, self.lbr["deal_seed"] + fresh)
         improved = gain.mbb_per_hand > 0
         if improved:
             state.best = [float(value) for value in candidate]
@@ -274,11 +310,21 @@ class Trainer:
         weights = np.array([config.opponents[name] for name in fixed])
         weights = weights / weights.sum()
         big_blind = self.game.big_blind
-        return {"weighted": _score_dict(score_pairs(weights @ chips, big_blind)),
-                "opponents": {name: _score_dict(score_pairs(row, big_blind))
-                              for name, row in zip(fixed, chips)},
-                "deals": f"{len(deals)} duplicate deals of seed "
-                         f"{config.deal_seed + VALIDATION_OFFSET}"}
+        weighted = score_pairs(weights @ chips, big_blind)
+        scores = {"weighted": _score_dict(weighted),
+                  "opponents": {name: _score_dict(score_pairs(row, big_blind))
+                                for name, row in zip(fixed, chips)},
+                  "deals": f"{len(deals)} duplicate deals of seed "
+                           f"{config.deal_seed + VALIDATION_OFFSET}"}
+        weight = self.lbr["weight"]
+        if weight > 0:  # the objective: the pool's weighted score - weight x LBR's winnings
+            seed = self.lbr["deal_seed"] + VALIDATION_OFFSET
+            lbr = score_pairs(self._lbr_chips(profile, seed, self.lbr["hands"]), big_blind)
+            scores["lbr"] = _score_dict(lbr) | {"actions": self.lbr["actions"], "seed": seed}
+            scores["weighted"] = _score_dict(Score(
+                weighted.mbb_per_hand - weight * lbr.mbb_per_hand,
+                math.hypot(weighted.ci95_mbb, weight * lbr.ci95_mbb), weighted.deals))
+        return scores
 
     def finish(self) -> Profile:
         """The best profile, scored on the validation deals against each opponent, saved."""
@@ -291,6 +337,14 @@ class Trainer:
                     "accepted": state.accepted, "improvements": state.improvements,
                     "best_step": state.best_step, "hands_played": state.hands,
                     "seconds": round(state.elapsed, 1), "scores": state.best_score}
+        if state.lbr_hands:
+            training["lbr_hands_played"] = state.lbr_hands
+        report_hands = self.lbr["report_hands"]
+        if report_hands:  # LBR against the result, on deals no step has seen
+            seed = self.lbr["deal_seed"] + REPORT_OFFSET
+            result = run_lbr(best, self.game, report_hands, seed, self.lbr["actions"])
+            training["lbr"] = _score_dict(result.score) | {"actions": self.lbr["actions"],
+                                                           "seed": seed}
         profile = Profile(best.rounds, name="trained",
                           description="Trained by gambler-train (per-parameter simulated "
                                       "annealing, duplicate self-play).",

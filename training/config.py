@@ -23,6 +23,11 @@ def _default_opponents() -> dict[str, float]:
             "random": 0.25, "best": 1.0}
 
 
+def _default_lbr() -> dict:
+    return {"weight": 0.0, "actions": "C,C,FCPA,FCPA", "hands": 4000, "deal_seed": 3000,
+            "report_hands": 0}
+
+
 def _default_proposal() -> dict[str, float]:
     return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0}
 
@@ -40,6 +45,7 @@ class TrainConfig:
     temperature_start: float = 20.0      # mbb/hand
     temperature_end: float = 0.5         # mbb/hand; geometric cooling in between
     proposal: dict[str, float] = field(default_factory=_default_proposal)
+    lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
 
     @property
     def schedule_steps(self) -> int:
@@ -79,6 +85,8 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
                                       f"(expected {', '.join(_PROPOSAL_KINDS)})")
                 merged[kind] = _positive(scale, f"proposal.{kind}", source)
             values["proposal"] = merged
+        elif key == "lbr":
+            values["lbr"] = _parse_lbr(value, source)
         elif key == "opponents":
             if not isinstance(value, dict) or not value:
                 raise ConfigError(f"{source}: opponents: expected a mapping of names to weights")
@@ -107,6 +115,39 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
     if config.temperature_end > config.temperature_start:
         raise ConfigError(f"{source}: temperature.end must not exceed temperature.start")
     return config
+
+
+def _parse_lbr(value, source: str) -> dict:
+    """The `lbr` section: every key optional (`_default_lbr`)."""
+    from training.lbr import ActionSetError, parse_action_sets
+
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: lbr: expected a mapping (weight, actions, hands, deal_seed, "
+                          "report_hands)")
+    merged = _default_lbr()
+    for key, item in value.items():
+        if key == "weight":
+            if isinstance(item, bool) or not isinstance(item, (int, float)) \
+                    or not math.isfinite(item) or item < 0:
+                raise ConfigError(f"{source}: lbr.weight: {item!r} must be a number >= 0")
+            merged[key] = float(item)
+        elif key == "actions":
+            if not isinstance(item, str):
+                raise ConfigError(f"{source}: lbr.actions: expected sets like C,C,FCPA,FCPA")
+            try:
+                parse_action_sets(item)
+            except ActionSetError as error:
+                raise ConfigError(f"{source}: lbr.actions: {error}") from None
+            merged[key] = item
+        elif key in ("hands", "deal_seed", "report_hands"):
+            least = 2 if key == "hands" else 0
+            if isinstance(item, bool) or not isinstance(item, int) or item < least:
+                raise ConfigError(f"{source}: lbr.{key}: {item!r} must be an integer >= {least}")
+            merged[key] = item
+        else:
+            raise ConfigError(f"{source}: lbr: unknown key {key!r} (expected weight, actions, "
+                              "hands, deal_seed, report_hands)")
+    return merged
 
 
 def _positive(value, name: str, source: str) -> float:

@@ -60,7 +60,7 @@ _WORKER_DEALS: dict[str, DealSet] = {}
 _KEPT_DEAL_SETS = 8  # a training run alternates between its training, fresh and validation sets
 
 
-def _kept(cache: dict, key, make):
+def kept(cache: dict, key, make):
     """`cache[key]`, made by `make()` when missing; past `_KEPT_DEAL_SETS` entries the oldest
     goes (dicts keep insertion order)."""
     if key not in cache:
@@ -85,7 +85,7 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
     """
     if isinstance(deals, str):
         path = deals
-        deals = _kept(_WORKER_DEALS, path, lambda: DealSet.load(path))
+        deals = kept(_WORKER_DEALS, path, lambda: DealSet.load(path))
     part = deals.slice(start, stop)
     results = []
     for kind_a, params_a, kind_b, params_b in pairs:
@@ -138,7 +138,7 @@ class Backend:
         chunks = max(1, min(count, 4 * self.parallelism)) if self.parallelism > 1 else 1
         bounds = [(count * k // chunks, count * (k + 1) // chunks) for k in range(chunks)]
         if self.client is not None:
-            source = _kept(self._scattered, deals.key,
+            source = kept(self._scattered, deals.key,
                            lambda: self.client.scatter(deals, broadcast=True))
             futures = [self.client.submit(_play_chunk, source, start, stop, rules, pairs, seed,
                                           pure=False) for start, stop in bounds]

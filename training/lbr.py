@@ -68,20 +68,21 @@ def parse_action_sets(text: str, rounds: int = 4) -> np.ndarray:
     from FCHPA, each set with C (LBR must be able to check)."""
     sets = text.split(",")
     if len(sets) != rounds:
-        raise ActionSetError(f"--actions {text!r}: expected {rounds} comma-separated sets, one per "
-                             f"round, found {len(sets)}")
+        raise ActionSetError(f"action sets {text!r}: expected {rounds} comma-separated sets, "
+                             f"one per round, found {len(sets)}")
     bits = np.zeros(rounds, dtype=np.int64)
     for round_, letters in enumerate(sets):
         for letter in letters:
             if letter not in ACTION_LETTERS:
-                raise ActionSetError(f"--actions {text!r}: unknown action {letter!r} in set "
+                raise ActionSetError(f"action sets {text!r}: unknown action {letter!r} in set "
                                      f"{round_ + 1} (letters: F fold, C check/call, H half pot, "
                                      "P pot, A all in)")
             if bits[round_] & ACTION_LETTERS[letter]:
-                raise ActionSetError(f"--actions {text!r}: {letter!r} twice in set {round_ + 1}")
+                raise ActionSetError(f"action sets {text!r}: {letter!r} twice in set "
+                                     f"{round_ + 1}")
             bits[round_] |= ACTION_LETTERS[letter]
         if not bits[round_] & CALL_BIT:
-            raise ActionSetError(f"--actions {text!r}: set {round_ + 1} ({letters or 'empty'}) "
+            raise ActionSetError(f"action sets {text!r}: set {round_ + 1} ({letters or 'empty'}) "
                                  "needs C: LBR must be able to check or call")
     return bits
 
@@ -381,46 +382,79 @@ class LbrResult:
         return score_pairs(2 * self.chips[:, position], self.big_blind)
 
 
-def run_lbr(strategy, game, hands: int, seed: int, actions: str = DEFAULT_ACTIONS,
-            threads: int | None = None, progress=None) -> LbrResult:
-    """LBR against `strategy` (a `Profile` or a baseline name) on the duplicate deals of `seed`:
-    `hands` rounded up to whole deals. `progress(deals)` is told as chunks finish."""
+class LbrDeals:
+    """The duplicate deals LBR plays (`hands` rounded up to whole deals of `seed`) with the win
+    rates of every holding on them, read chunk by chunk from the caches of `training.deals`.
+    `keep=True` holds the holdings in memory (about 32 KB a deal) for repeated use, as
+    training does; otherwise each chunk is read when played and dropped."""
+
+    def __init__(self, seed: int, hands: int, keep: bool = False):
+        from training.deals import cached_deal_set
+
+        self.seed = seed
+        self.count = (hands + 1) // 2
+        self.deals, _ = cached_deal_set(seed, 0, self.count)
+        self.keep = keep
+        self._holdings: dict[int, np.ndarray] = {}
+
+    def chunks(self):
+        """(first deal, the deals, their holdings' v) per cached chunk."""
+        from training.deals import HOLDINGS_CHUNK, cached_holding_rates
+
+        for start in range(0, self.count, HOLDINGS_CHUNK):
+            stop = min(self.count, start + HOLDINGS_CHUNK)
+            holding_v = self._holdings.get(start)
+            if holding_v is None:
+                holding_v = cached_holding_rates(self.seed, start, stop - start)
+                if self.keep:
+                    self._holdings[start] = holding_v
+            yield start, self.deals.slice(start, stop), holding_v
+
+
+def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DEFAULT_ACTIONS,
+            threads: int | None = None, progress=None, deals: LbrDeals | None = None) -> LbrResult:
+    """LBR against `strategy` (a `Profile`, `ExploiterRules` or a baseline name) on the duplicate
+    deals of `seed` (`hands` rounded up to whole deals), or on `deals` if given.
+    `progress(deals)` is told as chunks finish."""
     import numba
 
     from evaluator.holdings import HOLDING_CARDS
     from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
-    from evaluator.preflop import class_indices, load_table as load_classes
     from evaluator.tables import load_tables
-    from training.deals import HOLDINGS_CHUNK, cached_deal_set, cached_holding_rates
     from training.engine import encode_rules, encode_strategy
 
     action_sets = parse_action_sets(actions, game.num_rounds)
-    deals_count = (hands + 1) // 2
-    deals, _ = cached_deal_set(seed, 0, deals_count)
+    deals = deals if deals is not None else LbrDeals(seed, hands)
     kind, params = encode_strategy(strategy)
     rules = encode_rules(game)
     tables = load_tables()
     match_keys, match_counts = load_matchups()
     holding_cards = HOLDING_CARDS.astype(np.int64)
-    class_counts = load_classes()[class_indices(HOLDING_CARDS)]
-    total = class_counts.sum(axis=1)
-    preflop_v = class_counts[:, 0] / total - class_counts[:, 2] / total  # as `win_rate` does
-    chips = np.zeros((deals_count, 2), dtype=np.int64)
-    adjusted = np.zeros((deals_count, 2), dtype=np.float64)
+    preflop_v = holding_preflop_v()
+    chips = np.zeros((deals.count, 2), dtype=np.int64)
+    adjusted = np.zeros((deals.count, 2), dtype=np.float64)
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:
-        for start in range(0, deals_count, HOLDINGS_CHUNK):
-            stop = min(deals_count, start + HOLDINGS_CHUNK)
-            part = deals.slice(start, stop)
-            holding_v = cached_holding_rates(seed, start, stop - start)
+        for start, part, holding_v in deals.chunks():
+            stop = start + len(part)
             lbr_deals(rules, kind, params, part.holes, part.boards, part.v, part.outcomes,
                       part.allin_equity, preflop_v, holding_v, tables, match_keys, match_counts,
-                      SUIT_PERMUTATIONS, holding_cards, action_sets, seed, start,
+                      SUIT_PERMUTATIONS, holding_cards, action_sets, deals.seed, start,
                       chips[start:stop], adjusted[start:stop])
             if progress is not None:
                 progress(stop - start)
     finally:
         numba.set_num_threads(previous_threads)
     return LbrResult(chips, adjusted, game.big_blind)
+
+
+def holding_preflop_v() -> np.ndarray:
+    """v of every holding before the flop (the class table), as `win_rate` computes it."""
+    from evaluator.holdings import HOLDING_CARDS
+    from evaluator.preflop import class_indices, load_table
+
+    counts = load_table()[class_indices(HOLDING_CARDS)]
+    total = counts.sum(axis=1)
+    return counts[:, 0] / total - counts[:, 2] / total

@@ -106,12 +106,19 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
                "improvements": state.improvements, "hands": state.hands,
                "seconds": round(time.perf_counter() - started, 1),
                "scores": profile.training["scores"]}
+    if "lbr" in profile.training:
+        summary["lbr"] = profile.training["lbr"]
     if as_json:
         click.echo(json.dumps(summary))
     else:
         click.echo(f"gambler-train: {state.step} steps, {state.accepted} accepted, "
                    f"{state.improvements} new bests; best profile in {directory / 'best.yaml'}",
                    err=True)
+        if "lbr" in summary:
+            lbr = summary["lbr"]
+            click.echo(f"gambler-train: LBR ({lbr['actions']}) wins {lbr['mbb_per_hand']:+.1f} ± "
+                       f"{lbr['ci95_mbb']:.1f} mbb/hand against it over {lbr['hands']:,} hands "
+                       f"(seed {lbr['seed']})", err=True)
 
 
 @command.command("plot")
