@@ -136,18 +136,22 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     seconds = time.perf_counter() - started
     score = score_pairs(chips.raw, game.big_blind)
     adjusted = score_pairs(chips.adjusted, game.big_blind)
+    luck = score_pairs(chips.raw - chips.adjusted, game.big_blind)  # zero in expectation
     if as_json:
         click.echo(json.dumps({"a": a, "b": b, "hands": 2 * deals,
                                "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
                                "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
                                "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
+                               "allin_luck_mbb_per_hand": luck.mbb_per_hand,
+                               "ci95_allin_luck_mbb": luck.ci95_mbb,
                                "seconds": seconds, "engine": engine, "seed": seed}))
         return
     click.echo(f"{a} vs {b}: {score.mbb_per_hand:+.1f} mbb/hand ± {score.ci95_mbb:.1f} (95% CI) "
                f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
                f"{seconds:.1f} s, {engine} engine")
     click.echo(f"  all-in adjusted: {adjusted.mbb_per_hand:+.1f} mbb/hand ± "
-               f"{adjusted.ci95_mbb:.1f} (all-ins before the river scored by their equity)")
+               f"{adjusted.ci95_mbb:.1f} (all-ins before the river scored by their equity; "
+               f"the run-outs' luck: {luck.mbb_per_hand:+.1f} ± {luck.ci95_mbb:.1f})")
 
 
 def main(argv=None) -> None:
