@@ -51,8 +51,8 @@ from gambler.jit import helper, njit
 from training.evaluate import Score, score_pairs
 from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, RAISE_CODE,
                              RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action, fixed_action,
-                             payoff_of, player_to_act, raise_range, random_fold_probability,
-                             start_hand, strategy_action)
+                             payoff_of, player_to_act, raise_range, random_action,
+                             random_fold_probability, start_hand)
 
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
 ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
@@ -296,9 +296,10 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
-            code, amount, rng_state = strategy_action(kind, params, bot_v[round_], rules, hand,
-                                                      bot, rng_state)
-            if kind != RANDOM:
+            if kind == RANDOM:
+                code, amount, rng_state = random_action(rules, hand, bot, rng_state)
+            else:
+                code, amount = fixed_action(kind, params, bot_v[round_], rules, hand, bot)
                 _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount)
         elif action_sets[round_] == CALL_BIT:
             code, amount = CALL_CODE, 0
