@@ -117,7 +117,7 @@ def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceB
 
 def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_sets: list[str]):
     """One hand of LBR at position `lbr`: (actions as (round, kind, raise-to), LBR's chips, the
-    bot's range size before each of LBR's decisions)."""
+    bot's range before each of LBR's decisions as (holdings, sum of their indices))."""
     state = BettingState.start(game)
     hole = tuple(holes[lbr])
     bot_hole = tuple(holes[1 - lbr])
@@ -137,7 +137,7 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
         elif action_sets[round_] == "C":
             action = CALL_ACTION
         else:
-            sizes.append(len(holdings))
+            sizes.append((len(holdings), sum(holding_index(*pair) for pair in holdings)))
             values = one_step_values(state, lbr, action_sets[round_], bot, hole, board_now,
                                      holdings)
             best_value, action = values[0]

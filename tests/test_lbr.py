@@ -84,8 +84,9 @@ def _others(hole, board):
     ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
-    """Action for action and chip for chip; the reference also checks at every bot action that
-    its range, rebuilt by replaying `bot.automaton` with each holding, holds the bot's cards."""
+    """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
+    size and the sum of its holdings' indices): the reference rebuilds it by replaying
+    `bot.automaton` with each holding at every bot action, and checks it holds the bot's cards."""
     seed = 9
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
@@ -102,19 +103,21 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             for round_ in range(4):  # the tables' v is the deal set's v, bit for bit
                 assert bot.v(sorted(bot_hole), round_) == deal_set.v[i, 1 - lbr, round_]
             trace = np.full((64, 3), -1, dtype=np.int64)
+            ranges = np.full((64, 2), -1, dtype=np.int64)
             payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
                               deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
                               flop_v, holding_v[i], load_tables(), match_keys, match_counts,
                               SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
-                              np.uint64(stream_seed(seed, 2 * i + lbr)), trace)
+                              np.uint64(stream_seed(seed, 2 * i + lbr)), trace, ranges)
             fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace
                     if r >= 0]
             actions_ref, chips, sizes = reference_lbr_hand(GAME, lbr, bot, deal_set.holes[i],
                                                            deal_set.boards[i], actions.split(","))
             assert fast == actions_ref, (i, lbr)
             assert (payoff if lbr == 0 else -payoff) == chips, (i, lbr)
+            assert [tuple(row) for row in ranges[:len(sizes)].tolist()] == sizes, (i, lbr)
             decisions += len(sizes)
-            narrowed += sum(size < 1000 for size in sizes)
+            narrowed += sum(size < 1000 for size, _ in sizes)
     assert decisions > deals // 2  # LBR had real choices to make
     if isinstance(spec, Profile):
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range

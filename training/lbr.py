@@ -278,9 +278,11 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
 @helper
 def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, hand, alive, equity, scratch):
+              trace, ranges, hand, alive, equity, scratch):
     """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
-    is left in `hand`. `bot_v[r]` is the bot's own v in round r. Returns the rng state."""
+    is left in `hand`. `bot_v[r]` is the bot's own v in round r. `ranges` (int64[k, 2], may be
+    empty) receives, at each of LBR's decisions, the bot's range as (holdings, sum of their
+    indices), for the tests. Returns the rng state."""
     bot = 1 - lbr
     start_hand(rules, hand)
     for index in range(alive.shape[0]):
@@ -289,6 +291,7 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
     dealt_round = 0
     equity_round = -1
     traced = 0
+    decisions = 0
     while hand[ENDED] == 0:
         round_ = hand[ROUND]
         if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
@@ -304,6 +307,14 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
         elif action_sets[round_] == CALL_BIT:
             code, amount = CALL_CODE, 0
         else:
+            if decisions < ranges.shape[0]:
+                ranges[decisions, 0] = 0
+                ranges[decisions, 1] = 0
+                for index in range(alive.shape[0]):
+                    if alive[index]:
+                        ranges[decisions, 0] += 1
+                        ranges[decisions, 1] += index
+            decisions += 1
             if equity_round != round_:
                 visible = 0 if round_ == 0 else 2 + round_
                 _equities(tables, match_keys, match_counts, permutations, hole, board, visible,
@@ -323,16 +334,17 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
 @njit
 def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, holding_v, tables,
              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-             trace):
-    """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace`.
-    `outcome` is +1 when position 0 wins the showdown (-1 loses, 0 splits)."""
+             trace, ranges):
+    """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace` and
+    the bot's range at each of LBR's decisions in `ranges` (`_lbr_play`). `outcome` is +1 when
+    position 0 wins the showdown (-1 loses, 0 splits)."""
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     alive = np.empty(HOLDINGS, dtype=np.bool_)
     equity = np.zeros(HOLDINGS, dtype=np.float64)
     scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, hand, alive, equity, scratch)
+              trace, ranges, hand, alive, equity, scratch)
     return payoff_of(hand, outcome)
 
 
@@ -354,7 +366,7 @@ def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, pre
             _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, lbr], boards[i],
                       preflop_v, holding_v[i], tables, match_keys, match_counts, permutations,
                       holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), no_trace,
-                      hand, alive, equity, scratch)
+                      no_trace, hand, alive, equity, scratch)
             sign = 1 if lbr == 0 else -1
             results[i, lbr] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
