@@ -78,26 +78,40 @@ def exact_win_rate(hole, board) -> float:
     return win_rate(hole, board).v
 
 
-class ProfileStrategy:
-    """The automaton playing `profile`; `win_rate(hole, board, hand, round)` gives v."""
+class RoundWinRate:
+    """v of our cards, computed at our first decision of each round and kept for the round:
+    `win_rate(hole, board, hand, round)` gives it (exact by default)."""
+
+    def __init__(self, win_rate: Callable[..., float] | None = None):
+        self.win_rate = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
+        self._key: tuple | None = None
+        self._v = 0.0
+
+    def round_v(self, state: MatchState) -> tuple[float, bool]:
+        """(v for this round, whether it was computed just now)."""
+        key = (state.hand, state.betting.round, state.position, state.our_hole)
+        fresh = key != self._key
+        if fresh:
+            self._v = self.win_rate(state.our_hole, state.board, state.hand, state.betting.round)
+            self._key = key
+        return self._v, fresh
+
+
+class ProfileStrategy(RoundWinRate):
+    """The automaton playing `profile`."""
 
     def __init__(self, profile: Profile, win_rate: Callable[..., float] | None = None):
+        super().__init__(win_rate)
         self.profile = profile
         self.name = profile.name or "profile"
-        self.win_rate = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
-        self._plan_key: tuple | None = None
         self._plan: RoundPlan | None = None
         self.plans_made = 0
 
     def plan_for(self, state: MatchState) -> RoundPlan:
         """The round's plan, made at the first decision of the round and then kept."""
-        round_ = state.betting.round
-        key = (state.hand, round_, state.position, state.our_hole)
-        if key != self._plan_key:
-            hole = state.our_hole
-            v = self.win_rate(hole, state.board, state.hand, round_)
-            self._plan = plan_round(self.profile.rounds[round_], v)
-            self._plan_key = key
+        v, fresh = self.round_v(state)
+        if fresh:
+            self._plan = plan_round(self.profile.rounds[state.betting.round], v)
             self.plans_made += 1
         return self._plan
 
@@ -105,22 +119,16 @@ class ProfileStrategy:
         return choose_action(self.plan_for(state), state.betting)
 
 
-class ExploiterStrategy:
-    """An exploiter's rules (`bot.exploiters`); v as `ProfileStrategy` gets it, once a round."""
+class ExploiterStrategy(RoundWinRate):
+    """An exploiter's rules (`bot.exploiters`), deciding from v and the betting."""
 
     def __init__(self, rules: ExploiterRules, win_rate: Callable[..., float] | None = None):
+        super().__init__(win_rate)
         self.rules = rules
         self.name = rules.name or "exploiter"
-        self.win_rate = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
-        self._key: tuple | None = None
-        self._v = 0.0
 
     def act(self, state: MatchState) -> Action:
-        key = (state.hand, state.betting.round, state.position, state.our_hole)
-        if key != self._key:
-            self._v = self.win_rate(state.our_hole, state.board, state.hand, state.betting.round)
-            self._key = key
-        return exploiter_action(self.rules, self._v, state.betting)
+        return exploiter_action(self.rules, self.round_v(state)[0], state.betting)
 
 
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:

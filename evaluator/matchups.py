@@ -31,7 +31,7 @@ from numba import prange
 
 from evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
 from evaluator.hand_rank import hand_value
-from evaluator.showdown import SUIT_COUNTERS_START
+from evaluator.showdown import SUIT_COUNTERS_START, keys_bits_except
 from evaluator.tables import load_tables
 from gambler.jit import helper, njit
 
@@ -55,14 +55,7 @@ def matchup_counts(tables, hole_a, hole_b, board):
         board_key += tables.card_keys[board[k]]
         board_bits |= tables.card_bits[board[k]]
     rest = 52 - 4 - board.shape[0]
-    keys = np.empty(rest, dtype=np.int64)
-    bits = np.empty(rest, dtype=np.int64)
-    count = 0
-    for card in range(52):
-        if not (taken >> card) & 1:
-            keys[count] = tables.card_keys[card]
-            bits[count] = tables.card_bits[card]
-            count += 1
+    keys, bits = keys_bits_except(tables, taken, rest)
     key_a = tables.card_keys[hole_a[0]] + tables.card_keys[hole_a[1]]
     bits_a = tables.card_bits[hole_a[0]] | tables.card_bits[hole_a[1]]
     key_b = tables.card_keys[hole_b[0]] + tables.card_keys[hole_b[1]]

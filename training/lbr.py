@@ -52,7 +52,7 @@ from training.evaluate import Score, score_pairs
 from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, RAISE_CODE,
                              RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action, fixed_action,
                              payoff_of, player_to_act, raise_range, random_action,
-                             random_fold_probability, start_hand)
+                             random_fold_probability, record_and_apply, start_hand)
 
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
 ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
@@ -322,12 +322,7 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
                 equity_round = round_
             code, amount = _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr,
                                          action_sets[round_], alive, equity, scratch)
-        if traced < trace.shape[0]:
-            trace[traced, 0] = round_
-            trace[traced, 1] = code
-            trace[traced, 2] = amount
-            traced += 1
-        apply_action(rules, hand, player, code, amount)
+        traced = record_and_apply(rules, hand, player, code, amount, trace, traced)
     return rng_state
 
 
