@@ -8,6 +8,7 @@ Public API (see `../shared/CONTRACT.md`):
 * `rank_hands(hands)` -> values of many 5-, 6- or 7-card hands (higher is better).
 * `win_rate(hole, board, samples=None, seed=None)` -> `WinRate` (win, tie, loss, v = win - loss).
 * `win_rates(holes, boards, ...)` -> the same for many rows at once, in parallel.
+* `matchup(hole_a, hole_b, board)` -> A's exact win, tie, loss against one known hand.
 * `warm_up()` loads (or compiles) every kernel, for programs that must answer fast from the start.
 """
 
@@ -19,17 +20,19 @@ from evaluator.cards import CardError, format_cards, parse_cards
 
 if TYPE_CHECKING:
     from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
+    from evaluator.matchups import matchup
     from evaluator.rates import WinRate, WinRates, win_rate, win_rates
 
 __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_category",
            "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
-           "warm_up"]
+           "matchup", "warm_up"]
 
 # The numba parts load on first use, so that what needs only cards (the protocol layer, the
 # dealer, `gambler --help`) starts without importing numba.
 _LAZY = {name: "evaluator.hand_rank"
          for name in ("rank_hands", "hand_category", "category_name", "CATEGORY_NAMES")}
 _LAZY.update({name: "evaluator.rates" for name in ("win_rate", "win_rates", "WinRate", "WinRates")})
+_LAZY["matchup"] = "evaluator.matchups"
 
 
 def __getattr__(name: str):

@@ -159,7 +159,7 @@ def every_holding_counts(tables, board, counts):
                 packed[size] = (np.int64(value) << _SLOT_BITS) | holding
                 size += 1
         _radix_sort(packed, size, scratch, bucket)
-        ordered = packed
+        ordered = packed  # now ascending by value
         below = 0
         below_card[:] = 0
         start = 0

@@ -11,16 +11,16 @@ import pytest
 from acpc_support import NOLIMIT
 from bot.params import Profile, load_profile
 from bot.strategies import resolve_strategy
-from evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
+from evaluator.holdings import HOLDING_CARDS
 from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
-from evaluator.preflop import class_indices, load_table as load_classes
 from evaluator.rng import stream_seed
 from evaluator.tables import load_tables
 from lbr_reference import ReferenceBot, reference_lbr_hand
 from protocol import load_game
 from training.deals import cached_deal_set, cached_holding_rates
 from training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
-from training.lbr import (ActionSetError, lbr_hand, parse_action_sets, run_lbr)
+from training.lbr import (ActionSetError, holding_preflop_v, lbr_hand, parse_action_sets,
+                          run_lbr)
 
 GAME = load_game(NOLIMIT)
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
@@ -36,12 +36,6 @@ def give_up_profile() -> Profile:
     for round_ in range(4):
         vector[11 * round_:11 * round_ + 3] = 2.0  # v < x always: fold to a bet, else check
     return Profile.from_vector(vector)
-
-
-def preflop_v() -> np.ndarray:
-    counts = load_classes()[class_indices(HOLDING_CARDS)]
-    total = counts.sum(axis=1)
-    return counts[:, 0] / total - counts[:, 2] / total
 
 
 def test_lbr_wins_exactly_750_against_a_profile_that_always_gives_up():
@@ -93,11 +87,11 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     spec = resolve_strategy(strategy)
     kind, params = encode_strategy(spec)
     match_keys, match_counts = load_matchups()
-    flop_v = preflop_v()
+    preflop_v = holding_preflop_v()
     sets = parse_action_sets(actions)
     decisions = narrowed = 0
     for i in range(deals):
-        bot = ReferenceBot(spec, flop_v, holding_v[i])
+        bot = ReferenceBot(spec, preflop_v, holding_v[i])
         for lbr in range(2):
             bot_hole = tuple(int(card) for card in deal_set.holes[i, 1 - lbr])
             for round_ in range(4):  # the tables' v is the deal set's v, bit for bit
@@ -106,7 +100,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             ranges = np.full((64, 2), -1, dtype=np.int64)
             payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
                               deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
-                              flop_v, holding_v[i], load_tables(), match_keys, match_counts,
+                              preflop_v, holding_v[i], load_tables(), match_keys, match_counts,
                               SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
                               np.uint64(stream_seed(seed, 2 * i + lbr)), trace, ranges)
             fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace

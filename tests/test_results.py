@@ -116,7 +116,8 @@ def test_real_dealer_log_reads_back_with_its_values():
     ("STATE:0:cc/cr10839:7s5s|3c6h/AhKh6c:-100|100:a|b", "not a finished hand"),
     ("STATE:0:cc/cr10839f:7s5s|3c6h/AhKh6c:-100:a|b", "expected 2 values and 2 names"),
     ("STATE:x:cc/cr10839f:7s5s|3c6h/AhKh6c:-100|100:a|b", "bad hand number"),
-    ("STATE:0:cc/cr10839f:7s5s|3c6h:-100|100:a|b", "expected '/' before the board cards of round 1"),
+    ("STATE:0:cc/cr10839f:7s5s|3c6h:-100|100:a|b",
+     "expected '/' before the board cards of round 1"),
 ])
 def test_bad_log_lines_name_the_line(line, message):
     with pytest.raises(ProtocolError, match=message) as error:
