@@ -59,7 +59,7 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet) -> N
         connection.send_version()
         if not quiet:
             how = ""
-            if hasattr(strategy, "profile"):
+            if hasattr(strategy, "win_rate"):
                 how = (f" with Monte Carlo win rates ({samples} deals)" if samples
                        else " with exact win rates")
             click.echo(f"gambler: playing {strategy.name}{how} at {host}:{port}", err=True)
