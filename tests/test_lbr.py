@@ -117,6 +117,22 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range
 
 
+def test_breakdown_accounts_for_every_hand_and_chip():
+    """Against the profile that gives up: in the big blind LBR never bets (it wins the small
+    blind preflop); in the small blind it bets the turn and the bot folds, every time."""
+    result = run_lbr(give_up_profile(), GAME, 400, seed=3)
+    rows = {row["line"]: row for row in result.breakdown()}
+    assert set(rows) == {"LBR never bets or raises", "turn: LBR bets (not all in), the bot folds"}
+    assert rows["LBR never bets or raises"]["hands"] == 0.5
+    assert rows["LBR never bets or raises"]["mbb_per_hand"] == 500.0
+    assert rows["turn: LBR bets (not all in), the bot folds"]["mbb_per_hand"] == 1000.0
+    assert sum(row["share"] for row in rows.values()) == pytest.approx(1.0)
+    seed = run_lbr(load_profile("seed"), GAME, 2000, seed=3).breakdown()
+    assert sum(row["hands"] for row in seed) == pytest.approx(1.0)
+    assert sum(row["share"] for row in seed) == pytest.approx(1.0)
+    assert len(seed) > 6
+
+
 def test_action_sets_are_checked():
     assert parse_action_sets("C,C,FCPA,FCPA").tolist() == [2, 2, 27, 27]
     assert parse_action_sets("C,FCHPA,C,C").tolist() == [2, 31, 2, 2]

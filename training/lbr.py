@@ -278,13 +278,17 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
 @helper
 def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, ranges, hand, alive, equity, scratch):
+              trace, ranges, line, hand, alive, equity, scratch):
     """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
     is left in `hand`. `bot_v[r]` is the bot's own v in round r. `ranges` (int64[k, 2], may be
     empty) receives, at each of LBR's decisions, the bot's range as (holdings, sum of their
-    indices), for the tests. Returns the rng state."""
+    indices), for the tests. `line` (int64[4]) receives LBR's first bet or raise: its round
+    (-1 if none), 1 if it raised a bet (0: a bet), 1 if all in, and the bot's answer (an action
+    code, -1 if none). Returns the rng state."""
     bot = 1 - lbr
     start_hand(rules, hand)
+    line[:] = -1
+    awaiting_answer = False
     for index in range(alive.shape[0]):
         alive[index] = True
     _remove_cards(alive, holding_cards, hole, 2)
@@ -304,6 +308,9 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
             else:
                 code, amount = fixed_action(kind, params, bot_v[round_], rules, hand, bot)
                 _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount)
+            if awaiting_answer:
+                line[3] = code
+                awaiting_answer = False
         elif action_sets[round_] == CALL_BIT:
             code, amount = CALL_CODE, 0
         else:
@@ -322,6 +329,11 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
                 equity_round = round_
             code, amount = _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr,
                                          action_sets[round_], alive, equity, scratch)
+            if code == RAISE_CODE and line[0] < 0:
+                line[0] = round_
+                line[1] = 1 if hand[SPENT + lbr] < hand[MAX_SPENT] else 0
+                line[2] = 1 if amount == rules[3 + lbr] else 0
+                awaiting_answer = True
         traced = record_and_apply(rules, hand, player, code, amount, trace, traced)
     return rng_state
 
@@ -337,19 +349,21 @@ def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, h
     alive = np.empty(HOLDINGS, dtype=np.bool_)
     equity = np.zeros(HOLDINGS, dtype=np.float64)
     scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    line = np.empty(4, dtype=np.int64)
     _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, ranges, hand, alive, equity, scratch)
+              trace, ranges, line, hand, alive, equity, scratch)
     return payoff_of(hand, outcome)
 
 
 @njit(parallel=True)
 def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, preflop_v,
               holding_v, tables, match_keys, match_counts, permutations, holding_cards,
-              action_sets, seed, first_deal, results, adjusted):
+              action_sets, seed, first_deal, results, adjusted, lines):
     """LBR against the strategy on every deal, in both seats: `results[i] = (LBR's chips at
-    position 0, at position 1)` for deal `first_deal + i`, and all-in adjusted in `adjusted`.
-    holding_v[i] is float64[3, 1326] (`evaluator.holdings`); the rest as `play_deals`."""
+    position 0, at position 1)` for deal `first_deal + i`, all-in adjusted in `adjusted`, and
+    LBR's first bet or raise in each hand in `lines[i, seat]` (`_lbr_play`). holding_v[i] is
+    float64[3, 1326] (`evaluator.holdings`); the rest as `play_deals`."""
     for i in prange(holes.shape[0]):
         hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
         alive = np.empty(HOLDINGS, dtype=np.bool_)
@@ -361,7 +375,7 @@ def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, pre
             _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, lbr], boards[i],
                       preflop_v, holding_v[i], tables, match_keys, match_counts, permutations,
                       holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), no_trace,
-                      no_trace, hand, alive, equity, scratch)
+                      no_trace, lines[i, lbr], hand, alive, equity, scratch)
             sign = 1 if lbr == 0 else -1
             results[i, lbr] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
@@ -376,6 +390,7 @@ class LbrResult:
     chips: np.ndarray      # int64[n, 2]: LBR's chips at position 0 and at position 1, per deal
     adjusted: np.ndarray   # float64[n, 2]: the same, all-in adjusted
     big_blind: int
+    lines: np.ndarray      # int64[n, 2, 4]: LBR's first bet or raise per hand (`_lbr_play`)
 
     @property
     def score(self) -> Score:
@@ -388,6 +403,27 @@ class LbrResult:
     def position_score(self, position: int) -> Score:
         """LBR's result in one seat only (position 0: the big blind in reverse-blinds games)."""
         return score_pairs(2 * self.chips[:, position], self.big_blind)
+
+    def breakdown(self) -> list[dict]:
+        """Where LBR's winnings come from: hands grouped by LBR's first bet or raise (its round,
+        bet or raise, all in or not) and the bot's answer, most winnings first. Each row: the
+        `line` in words, its share of the hands, LBR's mbb/hand within them and its share of
+        LBR's total winnings."""
+        lines = self.lines.reshape(-1, 4)
+        chips = self.chips.reshape(-1)
+        total = chips.sum()
+        groups: dict[tuple, list[int]] = {}
+        for index, key in enumerate(map(tuple, lines.tolist())):
+            groups.setdefault(key, []).append(index)
+        rows = []
+        for (round_, raised, all_in, answer), members in groups.items():
+            won = chips[members].sum()
+            rows.append({"line": _describe_line(round_, raised, all_in, answer),
+                         "hands": len(members) / chips.shape[0],
+                         "mbb_per_hand": 1000.0 * won / len(members) / self.big_blind,
+                         "share": float(won / total) if total else 0.0})
+        rows.sort(key=lambda row: -row["share"])
+        return rows
 
 
 class LbrDeals:
@@ -441,6 +477,7 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DE
     preflop_v = holding_preflop_v()
     chips = np.zeros((deals.count, 2), dtype=np.int64)
     adjusted = np.zeros((deals.count, 2), dtype=np.float64)
+    lines = np.zeros((deals.count, 2, 4), dtype=np.int64)
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
@@ -450,12 +487,25 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DE
             lbr_deals(rules, kind, params, part.holes, part.boards, part.v, part.outcomes,
                       part.allin_equity, preflop_v, holding_v, tables, match_keys, match_counts,
                       SUIT_PERMUTATIONS, holding_cards, action_sets, deals.seed, start,
-                      chips[start:stop], adjusted[start:stop])
+                      chips[start:stop], adjusted[start:stop], lines[start:stop])
             if progress is not None:
                 progress(stop - start)
     finally:
         numba.set_num_threads(previous_threads)
-    return LbrResult(chips, adjusted, game.big_blind)
+    return LbrResult(chips, adjusted, game.big_blind, lines)
+
+
+_ROUND_NAMES = ("preflop", "flop", "turn", "river")
+_ANSWERS = {FOLD_CODE: "folds", CALL_CODE: "calls", RAISE_CODE: "raises"}
+
+
+def _describe_line(round_: int, raised: int, all_in: int, answer: int) -> str:
+    if round_ < 0:
+        return "LBR never bets or raises"
+    size = "all in" if all_in else "not all in"
+    what = "raises" if raised else "bets"
+    reply = _ANSWERS.get(answer, "has no answer")
+    return f"{_ROUND_NAMES[round_]}: LBR {what} ({size}), the bot {reply}"
 
 
 def holding_preflop_v() -> np.ndarray:

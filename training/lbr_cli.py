@@ -41,9 +41,12 @@ def _progress(total: int):
               help="ACPC game definition (heads-up hold'em).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads for LBR's hands (default: every core).")
+@click.option("--breakdown", is_flag=True,
+              help="Also show where LBR's winnings come from: hands by LBR's first bet or raise "
+                   "and the bot's answer.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(profile, actions, hands, seed, game_file, workers, as_json) -> None:
+def command(profile, actions, hands, seed, game_file, workers, breakdown, as_json) -> None:
     """Play a local best response against PROFILE and print LBR's winnings in mbb/hand.
 
     PROFILE is a profile file, a shipped profile name or a baseline (call, raise, allin,
@@ -66,8 +69,10 @@ def command(profile, actions, hands, seed, game_file, workers, as_json) -> None:
     seconds = time.perf_counter() - started
     score, adjusted = result.score, result.adjusted_score
     seats = [result.position_score(position) for position in range(2)]
+    rows = result.breakdown() if breakdown else None
     if as_json:
-        click.echo(json.dumps({
+        extra = {"breakdown": rows} if rows is not None else {}
+        click.echo(json.dumps(extra | {
             "profile": profile, "actions": actions, "hands": 2 * deals,
             "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
             "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
@@ -83,6 +88,12 @@ def command(profile, actions, hands, seed, game_file, workers, as_json) -> None:
                f"LBR in position 0 (big blind): {seats[0].mbb_per_hand:+.1f} ± "
                f"{seats[0].ci95_mbb:.1f}, in position 1: {seats[1].mbb_per_hand:+.1f} ± "
                f"{seats[1].ci95_mbb:.1f}")
+    if rows is not None:
+        click.echo("")
+        click.echo("   hands  LBR mbb/hand  of its winnings  LBR's first bet or raise")
+        for row in rows:
+            click.echo(f"  {100 * row['hands']:5.1f}%  {row['mbb_per_hand']:+12,.0f}  "
+                       f"{100 * row['share']:14.1f}%  {row['line']}")
 
 
 def main(argv=None) -> None:
