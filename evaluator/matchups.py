@@ -127,7 +127,7 @@ def _preflop_counts(tables, start_key, keys, bits, key_a, bits_a, key_b, bits_b)
 # --- the preflop table ---------------------------------------------------------------------------
 
 @helper
-def _oriented_key(permutations, a0, a1, b0, b1):
+def oriented_key(permutations, a0, a1, b0, b1):
     """The smallest base-52 key of (A, B) over the suit permutations."""
     best = np.int64(52 ** 4)
     for p in range(permutations.shape[0]):
@@ -147,10 +147,10 @@ def _oriented_key(permutations, a0, a1, b0, b1):
 def matchup_keys(permutations, holes_a, holes_b, keys, flipped):
     """For each row: the table key of the matchup, and whether it is stored as (B, A)."""
     for row in range(holes_a.shape[0]):
-        forward = _oriented_key(permutations, np.int64(holes_a[row, 0]),
+        forward = oriented_key(permutations, np.int64(holes_a[row, 0]),
                                 np.int64(holes_a[row, 1]), np.int64(holes_b[row, 0]),
                                 np.int64(holes_b[row, 1]))
-        backward = _oriented_key(permutations, np.int64(holes_b[row, 0]),
+        backward = oriented_key(permutations, np.int64(holes_b[row, 0]),
                                  np.int64(holes_b[row, 1]), np.int64(holes_a[row, 0]),
                                  np.int64(holes_a[row, 1]))
         keys[row] = min(forward, backward)

@@ -44,7 +44,7 @@ from numba import prange
 
 from evaluator.hand_rank import hand_value
 from evaluator.holdings import HOLDINGS
-from evaluator.matchups import _oriented_key
+from evaluator.matchups import oriented_key
 from evaluator.rng import stream_seed
 from gambler.errors import GamblerError
 from gambler.jit import helper, njit
@@ -133,8 +133,8 @@ def _equities(tables, match_keys, match_counts, permutations, hole, board, visib
                 a0, a1 = np.int64(hole[0]), np.int64(hole[1])
                 b0 = np.int64(holding_cards[index, 0])
                 b1 = np.int64(holding_cards[index, 1])
-                forward = _oriented_key(permutations, a0, a1, b0, b1)
-                backward = _oriented_key(permutations, b0, b1, a0, a1)
+                forward = oriented_key(permutations, a0, a1, b0, b1)
+                backward = oriented_key(permutations, b0, b1, a0, a1)
                 row = np.searchsorted(match_keys, min(forward, backward))
                 wins = match_counts[row, 0]
                 ties = match_counts[row, 1]
