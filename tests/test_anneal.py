@@ -1,0 +1,143 @@
+"""The annealing rules, with a stub evaluation backend whose chips the tests choose: Metropolis
+acceptance, the new-best rule, the temperature schedule, and proposals."""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import training.anneal as anneal
+from acpc_support import NOLIMIT
+from bot.params import load_profile
+from protocol import load_game
+from training.anneal import Trainer, propose, temperature
+from training.config import TrainConfig
+from training.evaluate import Chips
+
+GAME = load_game(NOLIMIT)
+DEAL_SEED = 1000
+
+
+class FakeDeals:
+    """Stands for a deal set: only its seed and size matter to the stub."""
+
+    def __init__(self, seed, count):
+        self.seed, self.count = seed, count
+
+    def __len__(self):
+        return self.count
+
+
+class StubBackend:
+    """Chips chosen by the test. On the training deals every candidate-vs-opponent pair gets
+    `train_delta` chips a deal and every current-vs-opponent pair 0, so delta is known exactly;
+    on fresh set k the candidate gets `fresh_gains[k]` chips a deal more than the best; the
+    validation deals give 0."""
+
+    parallelism = 1
+
+    def __init__(self, train_delta: float, fresh_gains=(-1.0,)):
+        self.train_delta = train_delta
+        self.fresh_gains = fresh_gains
+        self.calls = []
+
+    def run(self, deals, path, rules, pairs, seed):
+        self.calls.append(deals.seed)
+        count = len(deals)
+        if deals.seed == DEAL_SEED:
+            first = self.train_delta
+        elif DEAL_SEED < deals.seed <= DEAL_SEED + len(self.fresh_gains):
+            first = self.fresh_gains[deals.seed - DEAL_SEED - 1]
+        else:
+            first = 0.0
+        values = [first] * (len(pairs) // 2) + [0.0] * (len(pairs) - len(pairs) // 2)
+        return [Chips(np.full(count, value), np.full(count, value)) for value in values]
+
+    def close(self):
+        pass
+
+
+@pytest.fixture(autouse=True)
+def fake_deal_sets(monkeypatch):
+    monkeypatch.setattr(anneal, "cached_deal_set",
+                        lambda seed, first, count: (FakeDeals(seed, count), f"deals-{seed}"))
+
+
+def trainer(tmp_path, backend, steps, **settings):
+    config = replace(TrainConfig(deals=50, fresh_deals=50, deal_seed=DEAL_SEED,
+                                 opponents={"seed": 1.0, "call": 1.0, "best": 1.0},
+                                 sweeps=1, steps_per_parameter=1), **settings)
+    return Trainer.start(tmp_path / "run", config, GAME, backend, seed=3, steps=steps,
+                         hours=None)
+
+
+def test_a_non_negative_delta_is_always_accepted(tmp_path):
+    for delta in (0.0, 0.5):
+        run = trainer(tmp_path / str(delta), StubBackend(delta), steps=40)
+        run.run()
+        assert run.state.accepted == 40
+
+
+def test_a_negative_delta_is_accepted_at_rate_exp_delta_over_t(tmp_path):
+    # Big blind 100: a chips a deal are 5 a mbb/hand. At T = 10 (start = end), a delta of
+    # -10 ln 2 mbb/hand is accepted with probability exp(-ln 2) = 1/2.
+    heat = 10.0
+    chips = -heat * math.log(2) / 5
+    steps = 400
+    run = trainer(tmp_path, StubBackend(chips), steps=steps, temperature_start=heat,
+                  temperature_end=heat)
+    run.run()
+    deviation = math.sqrt(steps * 0.25)
+    assert abs(run.state.accepted - steps / 2) < 4 * deviation
+    # Twice the loss: exp(-2 ln 2) = 1/4.
+    run = trainer(tmp_path / "twice", StubBackend(2 * chips), steps=steps,
+                  temperature_start=heat, temperature_end=heat)
+    run.run()
+    assert abs(run.state.accepted - steps / 4) < 4 * math.sqrt(steps * 3 / 16)
+
+
+def test_the_best_changes_only_on_a_positive_fresh_gain(tmp_path):
+    backend = StubBackend(1.0, fresh_gains=(1.0, -1.0, 0.0))
+    run = trainer(tmp_path, backend, steps=9, fresh_sets=3)
+    start = list(run.state.best)
+    bests = []
+    for step in range(9):
+        run.state.target_steps = step + 1
+        run.run()
+        bests.append(list(run.state.best))
+    records = [anneal.json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text()
+               .splitlines()]
+    assert [record["new_best"] for record in records] == [True, False, False] * 3
+    assert [record["fresh_seed"] for record in records] == [DEAL_SEED + 1, DEAL_SEED + 2,
+                                                            DEAL_SEED + 3] * 3
+    assert run.state.improvements == 3
+    for step, best in enumerate(bests):
+        changed = best != (bests[step - 1] if step else start)
+        assert changed == (step % 3 == 0)
+    assert bests[-1] == bests[6] and bests[6] != bests[5]
+
+
+def test_temperature_schedule_ends_and_middle():
+    config = TrainConfig(temperature_start=20.0, temperature_end=0.5)
+    assert temperature(config, 0, 11) == 20.0
+    assert temperature(config, 10, 11) == pytest.approx(0.5)
+    assert temperature(config, 5, 11) == pytest.approx(math.sqrt(20.0 * 0.5))  # geometric
+    assert temperature(config, 11, 11) == 20.0  # a run longer than the schedule starts over
+    assert temperature(config, 0, 1) == 20.0
+
+
+def test_proposals_move_one_parameter_and_keep_thresholds_ordered():
+    vector = np.array(load_profile("seed").as_vector())
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        position = int(rng.integers(44))
+        candidate = propose(vector, position, 5.0, rng)
+        assert (np.delete(candidate, position) == np.delete(vector, position)).all()
+        for round_ in range(4):
+            x, y, z = candidate[11 * round_:11 * round_ + 3]
+            assert -1.0 <= x <= y <= z <= 1.0
+    # An unbounded parameter moves by exactly scale x a standard normal draw.
+    draw = np.random.default_rng(9).normal()
+    moved = propose(vector, 5, 3.0, np.random.default_rng(9))
+    assert moved[5] == pytest.approx(vector[5] + 3.0 * draw)
