@@ -17,7 +17,7 @@ import time
 import numba
 import numpy as np
 
-from bot.automaton import choose_action, plan_round
+from bot.automaton import choose_action, plan_for_state
 from bot.params import load_profile
 from protocol import BettingState, load_game
 from training.deals import compute_deal_set
@@ -36,8 +36,8 @@ def python_hands(game, deals, first, second, count: int) -> float:
                 position = state.current_player
                 key = (position, state.round)
                 if key not in plans:
-                    plans[key] = plan_round(order[position].rounds[state.round],
-                                            deals.v[i, position, state.round])
+                    plans[key] = plan_for_state(order[position].rounds[state.round],
+                                                deals.v[i, position, state.round], state)
                 state = state.apply(choose_action(plans[key], state))
     return 2 * count / (time.perf_counter() - started)
 

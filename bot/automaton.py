@@ -2,17 +2,21 @@
 
 At its first decision in each betting round r the bot computes v = W - L, picks a mode from the
 round's thresholds x <= y <= z, and fixes two chip levels for the round, both hand totals
-truncated to integers: the call ceiling U = p_r(v) and the raise target T = q_r(v). It keeps
-all three for the rest of the round (`plan_round` makes them, `choose_action` uses them).
+truncated to integers: the call ceiling U = p_r(v) and the raise target T = q_r(v) (with a
+version 2 profile's pot levels, S + p_r(v) P and S + q_r(v) P, S and P the largest total and the
+pot when the round began). It keeps all three for the rest of the round (`plan_round` makes
+them, `choose_action` uses them).
 
 "Facing a bet" means the bot has put in less than the opponent (heads-up: less than the largest
-total). With O the opponent's total:
+total). With O the opponent's total, "too dear" means O > U, or with a price margin m (version
+2): the equity (1 + v) / 2 is below the price to_call / (pot + to_call) + m, pot being both
+totals now:
 
 1. give up (v < x): facing a bet, fold; otherwise check.
-2. wait and see (x <= v < y): facing a bet with O > U, fold; otherwise check or call.
-3. raise to some amount (y <= v < z): facing a bet with O > U, fold; otherwise, if a raise is
-   legal and the minimum raise-to is at most T, raise to T (capped at the stack); otherwise check
-   or call.
+2. wait and see (x <= v < y): facing a bet that is too dear, fold; otherwise check or call.
+3. raise to some amount (y <= v < z): facing a bet that is too dear, fold; otherwise, if a raise
+   is legal and the minimum raise-to is at most T, raise to T (capped at the stack); otherwise
+   check or call.
 4. bet to the end (v >= z): never fold. If a raise is legal, raise to T while O < T, else to 2 O,
    moved into the legal range; if no raise is legal, call.
 
@@ -39,6 +43,7 @@ class RoundPlan:
     v: float            # the win rate it was based on
     call_limit: int     # U: the largest opponent total it will call (modes 2, 3)
     raise_target: int   # T: the total it raises to (modes 3, 4)
+    price_margin: float | None = None  # if set, modes 2 and 3 call on price instead of U
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -52,9 +57,26 @@ def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
     return BET_TO_END
 
 
-def plan_round(params: RoundParams, v: float) -> RoundPlan:
-    return RoundPlan(mode_for(params.thresholds, v), v, params.call_limit(v),
-                     params.raise_target(v))
+def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0) -> RoundPlan:
+    """The round's plan; `start` and `pot` (the largest total and the pot when the round began)
+    matter only for pot levels."""
+    return RoundPlan(mode_for(params.thresholds, v), v, params.call_limit(v, start, pot),
+                     params.raise_target(v, start, pot), params.price_margin)
+
+
+def plan_for_state(params: RoundParams, v: float, betting: BettingState) -> RoundPlan:
+    """`plan_round` with the round's start read from the betting."""
+    return plan_round(params, v, max(betting.round_start), sum(betting.round_start))
+
+
+def too_dear(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether the bet the player to act faces is more than the plan will call (modes 2, 3)."""
+    player = betting.current_player
+    if plan.price_margin is None:
+        return betting.max_spent > plan.call_limit
+    to_call = betting.max_spent - betting.spent[player]
+    pot = sum(betting.spent)
+    return (1.0 + plan.v) / 2.0 < to_call / (pot + to_call) + plan.price_margin
 
 
 def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
@@ -66,7 +88,7 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
     mode = plan.mode
     if mode == GIVE_UP:
         return FOLD_ACTION if facing_bet else CALL_ACTION
-    if mode in (WAIT_AND_SEE, RAISE_TO) and facing_bet and opponent_to > plan.call_limit:
+    if mode in (WAIT_AND_SEE, RAISE_TO) and facing_bet and too_dear(plan, betting):
         return FOLD_ACTION
     if mode == WAIT_AND_SEE:
         return CALL_ACTION

@@ -1,21 +1,34 @@
-"""Parameter profiles: the 44 numbers that make one bot, loaded from YAML and validated.
+"""Parameter profiles: the numbers that make one bot, loaded from YAML and validated.
 
-Per betting round (preflop, flop, turn, river):
+Per betting round (preflop, flop, turn, river), version 1 (the seed bot's 44 numbers):
 
     thresholds: [x, y, z]        win-rate thresholds on v, ascending: the four modes
     call:  [a0, a1, a2, a3]      p(v) = a0 + a1 v + a2 v^2 + a3 v^3, the call ceiling (chips)
     raise: [b0, b1, b2, b3]      q(v) = b0 + b1 v + b2 v^2 + b3 v^3, the raise target (chips)
 
-Chip levels are hand totals, the unit of `r<N>`. Optional metadata at the top level: `name`,
-`description`, `provenance` (text) and `training` (a mapping, free-form: seed, config, scores).
-Anything else, a missing round, a wrong count, a non-number or descending thresholds is an error
-naming the file and the field (`seed.yaml: flop.thresholds: ...`).
+Chip levels are hand totals, the unit of `r<N>`. A file with `version: 2` at the top may also
+give, per round (each optional; the default is version 1's behaviour):
+
+    levels: pot                  `chips` (default): U = p(v) and T = q(v) are hand totals.
+                                 `pot`: p and q count pots: U = S + p(v) P and T = S + q(v) P,
+                                 with S the largest total and P the pot when the round began
+    price: 0.05                  `off` (default): facing a bet in modes 2 and 3, fold when the
+                                 opponent's total exceeds U. A number m: fold when the equity
+                                 (1 + v) / 2 is below the price to_call / (pot + to_call) plus m
+
+Optional metadata at the top level: `name`, `description`, `provenance` (text) and `training`
+(a mapping, free-form: seed, config, scores). Anything else, a missing round, a wrong count, a
+non-number or descending thresholds is an error naming the file and the field
+(`seed.yaml: flop.thresholds: ...`).
+
+The fast engine reads a profile as `STRIDE` numbers per round (`engine_vector`); training moves
+the numbers `tunable` lists (a version 1 profile's 44, plus each round's price margin if on).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -25,38 +38,62 @@ from gambler.errors import GamblerError, read_text
 ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
+_V2_ROUND_KEYS = ("levels", "price")
+LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
+VERSIONS = (1, 2)
+#: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
+#: price on (0/1), price margin, and two spare slots.
+STRIDE = 16
 
 
 class ProfileError(GamblerError, ValueError):
     """A parameter profile that cannot be used: the message names the file and field."""
 
 
+def cubic(coefficients, v: float) -> float:
+    """c0 + c1 v + c2 v^2 + c3 v^3, in the engine's order of operations."""
+    c0, c1, c2, c3 = coefficients
+    return c0 + c1 * v + c2 * v * v + c3 * v * v * v
+
+
 @dataclass(frozen=True)
 class RoundParams:
-    """The 11 parameters of one betting round."""
+    """The parameters of one betting round."""
 
     thresholds: tuple[float, float, float]       # x <= y <= z: give up | wait | raise | bet
     call: tuple[float, float, float, float]      # coefficients of p(v), the call ceiling
     raise_: tuple[float, float, float, float]    # coefficients of q(v), the raise target
+    levels: str = "chips"                        # "chips": U, T hand totals; "pot": in pots
+    price_margin: float | None = None            # None: fold above U; m: fold below price + m
 
-    def call_limit(self, v: float) -> int:
-        """U = p(v), truncated toward zero like the seed bot's (int) cast."""
-        return _cubic_to_chips(self.call, v)
+    def call_limit(self, v: float, start: int = 0, pot: int = 0) -> int:
+        """U, truncated toward zero like the seed bot's (int) cast: p(v) chips, or
+        start + p(v) pot with pot levels (start and pot: the largest total and the pot when the
+        round began)."""
+        return self._level(self.call, v, start, pot)
 
-    def raise_target(self, v: float) -> int:
-        """T = q(v), truncated toward zero."""
-        return _cubic_to_chips(self.raise_, v)
+    def raise_target(self, v: float, start: int = 0, pot: int = 0) -> int:
+        """T, as `call_limit` with q(v)."""
+        return self._level(self.raise_, v, start, pot)
+
+    def _level(self, coefficients, v: float, start: int, pot: int) -> int:
+        if self.levels == "pot":
+            return int(start + cubic(coefficients, v) * pot)
+        return int(cubic(coefficients, v))  # int() truncates toward zero, as C's (int) does
 
     def as_vector(self) -> tuple[float, ...]:
         return (*self.thresholds, *self.call, *self.raise_)
 
+    def engine_vector(self) -> tuple[float, ...]:
+        margin = self.price_margin
+        return (*self.as_vector(), float(self.levels == "pot"), float(margin is not None),
+                0.0 if margin is None else margin, 0.0, 0.0)
 
-def _cubic_to_chips(coefficients, v: float) -> int:
-    a0, a1, a2, a3 = coefficients
-    value = a0 + a1 * v + a2 * v * v + a3 * v * v * v
-    return int(value)  # int() truncates toward zero, as C's (int) does
+    @property
+    def is_v1(self) -> bool:
+        return self.levels == "chips" and self.price_margin is None
 
 
 @dataclass(frozen=True)
@@ -68,13 +105,20 @@ class Profile:
     description: str = ""
     provenance: str = ""
     training: dict = field(default_factory=dict, compare=False, hash=False)
+    version: int = 1
 
     def as_vector(self) -> tuple[float, ...]:
-        """The 44 numbers in file order: per round x y z, a0..a3, b0..b3."""
+        """The 44 numbers of version 1 in file order: per round x y z, a0..a3, b0..b3."""
         return tuple(value for round_params in self.rounds for value in round_params.as_vector())
+
+    def engine_vector(self) -> tuple[float, ...]:
+        """`STRIDE` numbers per round, as `training.engine` reads a profile."""
+        return tuple(value for round_params in self.rounds
+                     for value in round_params.engine_vector())
 
     @classmethod
     def from_vector(cls, values, **metadata) -> Profile:
+        """A version 1 profile from its 44 numbers."""
         values = [float(value) for value in values]
         if len(values) != 44:
             raise ProfileError(f"a profile has 44 numbers, not {len(values)}")
@@ -86,17 +130,64 @@ class Profile:
             _check_thresholds(round_params.thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
         return profile
 
+    # --- what training moves ------------------------------------------------------------------
+
+    def tunable(self) -> list[tuple[str, float, str]]:
+        """(label, value, kind) of every number training may move, in file order: per round
+        x y z (kind "threshold"), p's and q's coefficients (kinds c0..c3 for chip levels,
+        p0..p3 for pot levels) and the price margin if on (kind "margin")."""
+        entries = []
+        for name, round_params in zip(ROUNDS, self.rounds):
+            prefix = "p" if round_params.levels == "pot" else "c"
+            for index, value in enumerate(round_params.thresholds):
+                entries.append((f"{name}.thresholds[{index}]", value, "threshold"))
+            for key, values in (("call", round_params.call), ("raise", round_params.raise_)):
+                for index, value in enumerate(values):
+                    entries.append((f"{name}.{key}[{index}]", value, f"{prefix}{index}"))
+            if round_params.price_margin is not None:
+                entries.append((f"{name}.price", round_params.price_margin, "margin"))
+        return entries
+
+    def with_tunable(self, values) -> Profile:
+        """This profile with the numbers of `tunable` replaced by `values` (same order)."""
+        values = [float(value) for value in values]
+        expected = len(self.tunable())
+        if len(values) != expected:
+            raise ProfileError(f"this profile has {expected} tunable numbers, not {len(values)}")
+        rounds = []
+        position = 0
+        for r, round_params in enumerate(self.rounds):
+            thresholds = tuple(values[position:position + 3])
+            call = tuple(values[position + 3:position + 7])
+            raise_ = tuple(values[position + 7:position + 11])
+            position += 11
+            margin = round_params.price_margin
+            if margin is not None:
+                margin = values[position]
+                position += 1
+            _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
+            rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
+                                  price_margin=margin))
+        return replace(self, rounds=tuple(rounds))
+
     def to_yaml(self) -> str:
         document: dict = {}
+        if self.version != 1:
+            document["version"] = self.version
         for key in _METADATA_TEXT:
             if getattr(self, key):
                 document[key] = getattr(self, key)
         if self.training:
             document["training"] = self.training
         for name, round_params in zip(ROUNDS, self.rounds):
-            document[name] = {"thresholds": list(round_params.thresholds),
-                              "call": list(round_params.call),
-                              "raise": list(round_params.raise_)}
+            section = {"thresholds": list(round_params.thresholds),
+                       "call": list(round_params.call),
+                       "raise": list(round_params.raise_)}
+            if self.version >= 2:
+                section["levels"] = round_params.levels
+                section["price"] = ("off" if round_params.price_margin is None
+                                    else round_params.price_margin)
+            document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
 
@@ -152,11 +243,16 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
         raise ProfileError(f"{source}{where}: not valid YAML: {problem}") from None
     if not isinstance(document, dict):
         raise ProfileError(f"{source}: expected a mapping with keys {', '.join(ROUNDS)}")
-    unknown = [key for key in document
-               if key not in ROUNDS and key not in _METADATA_TEXT + _METADATA_MAP]
+    version = document.get("version", 1)
+    if isinstance(version, bool) or version not in VERSIONS:
+        raise ProfileError(f"{source}: version: {version!r} is not a profile version "
+                           f"({', '.join(map(str, VERSIONS))})")
+    optional = _METADATA_TEXT + _METADATA_MAP + ("version",)
+    unknown = [key for key in document if key not in ROUNDS and key not in optional]
     if unknown:
         raise ProfileError(f"{source}: unknown key {unknown[0]!r} (expected {', '.join(ROUNDS)} "
-                           f"and optional {', '.join(_METADATA_TEXT + _METADATA_MAP)})")
+                           f"and optional {', '.join(optional)})")
+    round_keys = _ROUND_KEYS + (_V2_ROUND_KEYS if version >= 2 else ())
     rounds = []
     for name in ROUNDS:
         if name not in document:
@@ -166,9 +262,10 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
             raise ProfileError(f"{source}: {name}: expected a mapping with keys "
                                f"{', '.join(_ROUND_KEYS)}")
         for key in section:
-            if key not in _ROUND_KEYS:
+            if key not in round_keys:
+                hint = (" (levels and price need version: 2)" if key in _V2_ROUND_KEYS else "")
                 raise ProfileError(f"{source}: {name}: unknown key {key!r} "
-                                   f"(expected {', '.join(_ROUND_KEYS)})")
+                                   f"(expected {', '.join(round_keys)}){hint}")
         for key in _ROUND_KEYS:
             if key not in section:
                 raise ProfileError(f"{source}: {name}.{key} is missing")
@@ -176,7 +273,9 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
         _check_thresholds(thresholds, f"{name}.thresholds", source)
         rounds.append(RoundParams(thresholds,
                                   _numbers(section["call"], 4, f"{name}.call", source),
-                                  _numbers(section["raise"], 4, f"{name}.raise", source)))
+                                  _numbers(section["raise"], 4, f"{name}.raise", source),
+                                  _levels(section.get("levels", "chips"), name, source),
+                                  _price(section.get("price", "off"), name, source)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -187,7 +286,25 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
         if not isinstance(document["training"], dict):
             raise ProfileError(f"{source}: training: expected a mapping")
         metadata["training"] = document["training"]
-    return Profile(tuple(rounds), **metadata)
+    return Profile(tuple(rounds), version=version, **metadata)
+
+
+def _levels(value, name: str, source: str) -> str:
+    if value not in LEVELS:
+        raise ProfileError(f"{source}: {name}.levels: {value!r} is not one of "
+                           f"{', '.join(LEVELS)}")
+    return value
+
+
+def _price(value, name: str, source: str) -> float | None:
+    """`off` (or false) is None; a number is the margin, within [-1, 1]."""
+    if value == "off" or value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not -1.0 <= value <= 1.0:
+        raise ProfileError(f"{source}: {name}.price: {value!r} must be off or a margin in "
+                           "[-1, 1]")
+    return float(value)
 
 
 def shipped_profile_names() -> list[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.automaton import RoundPlan, choose_action, plan_round
+from bot.automaton import RoundPlan, choose_action, plan_for_state
 from bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
 from bot.params import Profile, ProfileError, load_profile, shipped_profile_names
 from evaluator import win_rate
@@ -111,7 +111,8 @@ class ProfileStrategy(RoundWinRate):
         """The round's plan, made at the first decision of the round and then kept."""
         v, fresh = self.round_v(state)
         if fresh:
-            self._plan = plan_round(self.profile.rounds[state.betting.round], v)
+            self._plan = plan_for_state(self.profile.rounds[state.betting.round], v,
+                                        state.betting)
             self.plans_made += 1
         return self._plan
 

@@ -107,6 +107,7 @@ class BettingState:
     actors: tuple[tuple[int, ...], ...]      # the position behind each action
     folded: tuple[bool, ...]                 # per position
     finished: bool                           # the hand is over
+    round_start: tuple[int, ...] = ()        # `spent` when this round began (the blinds preflop)
     to_act: int = field(init=False, compare=False)  # position to act (-1 once finished)
     _text: str | None = field(init=False, compare=False, repr=False)  # betting_string() cache
 
@@ -124,7 +125,8 @@ class BettingState:
             min_raise_to = 0
         return cls(game=game, spent=tuple(game.blinds), max_spent=max_spent,
                    min_raise_to=min_raise_to, round=0, actions=((),), actors=((),),
-                   folded=(False,) * game.num_players, finished=False)
+                   folded=(False,) * game.num_players, finished=False,
+                   round_start=tuple(game.blinds))
 
     # --- who is where ---------------------------------------------------------------------------
 
@@ -274,7 +276,7 @@ class BettingState:
         actions = self.actions[:round_] + (self.actions[round_] + (action,),)
         actors = self.actors[:round_] + (self.actors[round_] + (player,),)
         return BettingState(game, tuple(spent), max_spent, min_raise_to, round_, actions, actors,
-                            folded, False)._close_round_if_done()
+                            folded, False, self.round_start)._close_round_if_done()
 
     def _close_round_if_done(self) -> BettingState:
         game = self.game
@@ -286,7 +288,8 @@ class BettingState:
         if acting > 1 and self.round + 1 < game.num_rounds:
             return replace(self, round=self.round + 1, actions=self.actions + ((),),
                            actors=self.actors + ((),),
-                           min_raise_to=self.max_spent + max(max(game.blinds), 1))
+                           min_raise_to=self.max_spent + max(max(game.blinds), 1),
+                           round_start=self.spent)
         # Fewer than two players can bet (or the last round closed): deal out, show down.
         last = game.num_rounds - 1
         missing = last - self.round

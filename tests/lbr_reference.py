@@ -15,7 +15,7 @@ import itertools
 
 import numpy as np
 
-from bot.automaton import choose_action, plan_round
+from bot.automaton import choose_action, plan_for_state
 from bot.exploiters import ExploiterRules, exploiter_action
 from evaluator import rank_hands
 from evaluator.holdings import holding_index
@@ -50,7 +50,8 @@ class ReferenceBot:
             return baseline_action(self.strategy, state)
         if isinstance(self.strategy, ExploiterRules):
             return exploiter_action(self.strategy, self.v(holding, state.round), state)
-        plan = plan_round(self.strategy.rounds[state.round], self.v(holding, state.round))
+        plan = plan_for_state(self.strategy.rounds[state.round], self.v(holding, state.round),
+                              state)
         return choose_action(plan, state)
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 
 from acpc_support import LIMIT, NOLIMIT
 from bot.automaton import (BET_TO_END, GIVE_UP, RAISE_TO, WAIT_AND_SEE, RoundPlan, choose_action,
-                           mode_for, plan_round)
+                           mode_for, plan_for_state, plan_round)
 from bot.params import load_profile
 from protocol import BettingState, load_game, parse_betting, raise_to
 from protocol.betting import Action
@@ -65,6 +65,32 @@ def test_plans_use_the_rounds_polynomials():
     assert plan.raise_target == int(254.358 + 19795.7 * 0.3 + 368.699 * 0.09 - 656.29 * 0.027)
 
 
+@pytest.mark.parametrize("mode, v, margin, expected", [
+    # The small blind faces a flop bet to 400 with 100 in: to_call 300, pot 500, so the price is
+    # 300 / 800 = 0.375; with v = 0.2 the equity is 0.6.
+    (WAIT_AND_SEE, 0.2, 0.2, "c"),      # 0.6 >= 0.375 + 0.2: call
+    (WAIT_AND_SEE, 0.2, 0.226, "f"),    # 0.6 < 0.601: fold
+    (WAIT_AND_SEE, 0.2, 0.224, "c"),
+    (RAISE_TO, 0.2, 0.3, "f"),          # mode 3 folds on price too, before raising
+    (RAISE_TO, 0.2, -0.1, "r1000"),     # a negative margin calls cheaper: then raises to T
+    (BET_TO_END, 0.2, 0.9, "r1000"),    # mode 4 never folds
+])
+def test_price_aware_calls(mode, v, margin, expected):
+    plan = RoundPlan(mode, v, -10**6, 1000, margin)  # U would fold everything: unused
+    assert str(choose_action(plan, parse_betting(NL, "cc/r400"))) == expected
+
+
+def test_pot_levels_start_from_the_round():
+    flop = load_profile("tests/data/profiles/v2-test.yaml").rounds[1]
+    state = parse_betting(NL, "r300c/r400")  # the flop began at 300 each: S = 300, P = 600
+    plan = plan_for_state(flop, 0.3, state)
+    pots = lambda c: c[0] + c[1] * 0.3 + c[2] * 0.09 + c[3] * 0.027  # noqa: E731
+    assert plan.call_limit == int(300 + pots(flop.call) * 600)
+    assert plan.raise_target == int(300 + pots(flop.raise_) * 600)
+    preflop = parse_betting(NL, "")  # preflop: S = the big blind, P = both blinds
+    assert (max(preflop.round_start), sum(preflop.round_start)) == (100, 150)
+
+
 @st.composite
 def random_states(draw, game):
     state = BettingState.start(game)
@@ -84,10 +110,11 @@ def random_states(draw, game):
 @pytest.mark.parametrize("game", [NL, load_game(LIMIT)], ids=["nolimit", "limit"])
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), mode=st.integers(0, 3), call_limit=st.integers(-30000, 60000),
-       raise_target=st.integers(-30000, 60000))
-def test_the_action_is_always_legal(game, data, mode, call_limit, raise_target):
+       raise_target=st.integers(-30000, 60000), v=st.floats(-1, 1),
+       margin=st.none() | st.floats(-1, 1))
+def test_the_action_is_always_legal(game, data, mode, call_limit, raise_target, v, margin):
     state = data.draw(random_states(game))
-    action = choose_action(RoundPlan(mode, 0.0, call_limit, raise_target), state)
+    action = choose_action(RoundPlan(mode, v, call_limit, raise_target, margin), state)
     assert state.check_legal(action).kind == action.kind  # raises if illegal
     if action.kind == "f":
         assert state.legal_actions().can_fold and mode != BET_TO_END

@@ -1,5 +1,7 @@
 """The fast engine plays exactly the protocol's rules and the bot's automaton."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, enc
 from evaluator.rng import stream_seed
 
 NL = load_game(NOLIMIT)
+V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +51,7 @@ def table_strategy(name, v_of_deal):
                                   ("allin", "seed"), ("raise", "handmade"), ("seed", "seed"),
                                   ("shover", "seed"), ("default", "prober"),
                                   ("catcher", "handmade"), ("sizer", "default"),
-                                  ("prober", "shover")])
+                                  ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2)])
 def test_engine_hands_equal_python_hands(deals, pair):
     rules = encode_rules(NL)
     encoded = [encode_strategy(resolve_strategy(name)) for name in pair]

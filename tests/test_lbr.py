@@ -76,6 +76,7 @@ def _others(hole, board):
     ("handmade", "C,FCHPA,FCHPA,FCHPA", 25), ("seed", "FCPA,C,FCHPA,FCA", 25),
     ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
     ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
+    ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 100),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its

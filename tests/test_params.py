@@ -74,6 +74,59 @@ def test_bad_profiles_name_the_file_and_field(text, message):
         parse_profile(text, source="mine.yaml")
 
 
+V2 = "tests/data/profiles/v2-test.yaml"
+
+
+def test_version_2_fields_and_round_trip(tmp_path):
+    profile = load_profile(V2)
+    assert profile.version == 2
+    assert [r.levels for r in profile.rounds] == ["chips", "pot", "pot", "chips"]
+    assert [r.price_margin for r in profile.rounds] == [None, None, 0.05, 0.1]
+    save_profile(profile, tmp_path / "again.yaml")
+    assert load_profile(tmp_path / "again.yaml") == profile
+    # Training moves the 44 numbers and the two margins; with_tunable puts them back in place.
+    labels = [label for label, _, _ in profile.tunable()]
+    assert len(labels) == 46 and labels[32:35] == ["turn.raise[3]", "turn.price", "river.thresholds[0]"]
+    kinds = [kind for _, _, kind in profile.tunable()]
+    assert kinds[3:7] == ["c0", "c1", "c2", "c3"] and kinds[14:18] == ["p0", "p1", "p2", "p3"]
+    values = [value for _, value, _ in profile.tunable()]
+    values[labels.index("turn.price")] = 0.2
+    assert profile.with_tunable(values).rounds[2].price_margin == 0.2
+    assert profile.with_tunable([v for _, v, _ in profile.tunable()]) == profile
+    # A version 1 file written as version 2 with the defaults plays the same numbers.
+    seed = load_profile("seed")
+    as_v2 = parse_profile("version: 2\n" + seed.to_yaml(), "v2.yaml")
+    assert as_v2.engine_vector() == seed.engine_vector() and as_v2.rounds == seed.rounds
+
+
+def test_pot_levels_count_pots_from_the_rounds_start():
+    flop = load_profile(V2).rounds[1]  # p(v) = 0.5086 + 9.8315 v - 0.4198 v^2 + 0.0736 v^3 pots
+    v = 0.1
+    pots = 0.5086 + 9.8315 * v - 0.4198 * v * v + 0.0736 * v * v * v
+    assert flop.call_limit(v, start=200, pot=400) == int(200 + pots * 400) == 795
+
+
+@pytest.mark.parametrize("text, message", [
+    ("preflop:\n  levels: pot\n", r"v.yaml: preflop: unknown key 'levels'.*need version: 2"),
+    ("version: 3\n", r"v.yaml: version: 3 is not a profile version \(1, 2\)"),
+])
+def test_version_2_keys_need_version_2(text, message):
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text, source="v.yaml")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("levels: pot", "levels: pots", r"flop.levels: 'pots' is not one of chips, pot"),
+    ("price: 0.05", "price: 2.0", r"turn.price: 2.0 must be off or a margin in \[-1, 1\]"),
+    ("price: 0.05", "price: cheap", r"turn.price: 'cheap' must be off"),
+])
+def test_bad_version_2_fields_name_the_field(old, new, message):
+    text = open(V2).read()
+    assert old in text
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text.replace(old, new, 1), source="v2.yaml")
+
+
 def test_unknown_profile_name_lists_the_shipped_ones():
     with pytest.raises(ProfileError, match=r"no profile file 'nosuch'.*default.*handmade.*seed"):
         load_profile("nosuch")

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -63,7 +64,10 @@ def real_match(folder, a: str, b: str, deals: int, seed: int):
     return hands, results, adjusted
 
 
-@pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober")])
+V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
+
+
+@pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober"), (V2, "default")])
 def test_exploiters_play_real_matches_as_the_engine_does(tmp_path, a, b):
     hands, results, adjusted = real_match(tmp_path, a, b, 60, 33)
     assert results.reshape(-1).tolist() == [hand.value_of("a") for hand in hands]

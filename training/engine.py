@@ -10,7 +10,7 @@ What makes it fast:
 * The win rate v depends only on the cards, so a deal set carries v for each position and street
   (computed once, `training.deals`); the automaton only looks it up.
 * The showdown winner depends only on the cards too: the deal set carries it.
-* A strategy is a kind and 44 numbers (`encode_strategy`): the automaton with a profile, or a
+* A strategy is a kind and 64 numbers (`encode_strategy`): the automaton with a profile, or a
   baseline (call, minimum raise, all in, the ACPC example player's random mix).
 
 `play_deals` plays every deal twice with the seats swapped (duplicate): strategy A holds position
@@ -39,11 +39,10 @@ _RANDOM_MIX = (0.06, 0.47, 0.47)
 
 
 @helper
-def _cubic_chips(params, offset, v):
-    """int(c0 + c1 v + c2 v^2 + c3 v^3), the same operations as `bot.params` (same rounding)."""
-    value = params[offset] + params[offset + 1] * v + params[offset + 2] * v * v \
+def _cubic(params, offset, v):
+    """c0 + c1 v + c2 v^2 + c3 v^3, the same operations as `bot.params.cubic`."""
+    return params[offset] + params[offset + 1] * v + params[offset + 2] * v * v \
         + params[offset + 3] * v * v * v
-    return np.int64(value)  # truncation toward zero, like int() and C's (int)
 
 
 @helper
@@ -63,12 +62,15 @@ def _uniform_int(state, low, high):
 
 # The state of a hand in progress: one int64 array, read and written by the helpers below.
 ROUND, SPENT, MAX_SPENT, MIN_RAISE_TO, FOLDED, ACTIONS, RAISES, LAST_ACTOR, ENDED, ALLIN_ROUND, \
-    KINDS, ACTORS = 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11 + MAX_ACTIONS
-HAND_STATE_SIZE = 11 + 2 * MAX_ACTIONS
+    START_LEVEL, START_POT, KINDS, ACTORS = (0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                             13 + MAX_ACTIONS)
+HAND_STATE_SIZE = 13 + 2 * MAX_ACTIONS
 # SPENT and SPENT + 1: each position's total in the hand; ACTIONS, RAISES: this round's counts;
 # ENDED: 1 once the hand is over; ALLIN_ROUND: the round in which the betting ended with fewer
-# than two players able to act and the board still to come (-1 otherwise); KINDS and ACTORS: this
+# than two players able to act and the board still to come (-1 otherwise); START_LEVEL and
+# START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
 # round's action codes and who made them.
+STRIDE = 16  # a profile's numbers per round (`bot.params.STRIDE`)
 
 
 @helper
@@ -89,6 +91,8 @@ def start_hand(rules, hand):
     hand[LAST_ACTOR] = -1
     hand[ENDED] = 0
     hand[ALLIN_ROUND] = -1
+    hand[START_LEVEL] = max_spent
+    hand[START_POT] = rules[5] + rules[6]
 
 
 @helper
@@ -163,6 +167,8 @@ def apply_action(rules, hand, player, code, amount):
             hand[ACTIONS] = 0
             hand[RAISES] = 0
             hand[MIN_RAISE_TO] = hand[MAX_SPENT] + max(rules[2], 1)
+            hand[START_LEVEL] = hand[MAX_SPENT]
+            hand[START_POT] = hand[SPENT] + hand[SPENT + 1]
         else:
             if round_ + 1 < rules[1]:
                 hand[ALLIN_ROUND] = round_
@@ -192,18 +198,35 @@ def adjusted_payoff_of(hand, outcome, allin_equity):
 
 
 @helper
-def automaton_action(params, round_, value, facing_bet, max_spent, raise_low, raise_high):
-    """(code, raise-to) of the four-mode automaton with a profile's 44 numbers and win rate
-    `value` (`bot.automaton`: the mode and the levels U, T follow from v alone)."""
-    base = 11 * round_
+def _level(params, offset, value, pot_levels, start, pot):
+    """U or T: int(p(v)) in chips, or int(start + p(v) pot) with pot levels (`bot.params`)."""
+    if pot_levels:
+        return np.int64(start + _cubic(params, offset, value) * pot)
+    return np.int64(_cubic(params, offset, value))  # truncation toward zero, like int()
+
+
+@helper
+def automaton_action(params, round_, value, spent, max_spent, pot, start, start_pot, raise_low,
+                     raise_high):
+    """(code, raise-to) of the four-mode automaton with a profile's numbers (`STRIDE` a round)
+    and win rate `value` (`bot.automaton`: the mode and the levels U, T follow from v and the
+    round's start alone). spent: the player's total; pot: both totals; start, start_pot: the
+    largest total and the pot when the round began."""
+    base = STRIDE * round_
+    facing_bet = spent < max_spent
     if value < params[base]:
         return (FOLD_CODE if facing_bet else CALL_CODE), 0
-    call_limit = _cubic_chips(params, base + 3, value)
-    if value < params[base + 2] and facing_bet and max_spent > call_limit:
-        return FOLD_CODE, 0
+    pot_levels = params[base + 11] != 0.0
+    if value < params[base + 2] and facing_bet:
+        if params[base + 12] != 0.0:  # on price: fold if the equity is below price + margin
+            to_call = max_spent - spent
+            if (1.0 + value) / 2.0 < to_call / (pot + to_call) + params[base + 13]:
+                return FOLD_CODE, 0
+        elif max_spent > _level(params, base + 3, value, pot_levels, start, start_pot):
+            return FOLD_CODE, 0
     if value < params[base + 1]:
         return CALL_CODE, 0
-    target = _cubic_chips(params, base + 7, value)
+    target = _level(params, base + 7, value, pot_levels, start, start_pot)
     can_raise = raise_low >= 0
     if value < params[base + 2]:
         if can_raise and raise_low <= target:
@@ -246,8 +269,9 @@ def fixed_action(kind, params, value, rules, hand, player):
     raise_low, raise_high = raise_range(rules, hand, player)
     max_spent = hand[MAX_SPENT]
     if kind == PROFILE:
-        return automaton_action(params, hand[ROUND], value, hand[SPENT + player] < max_spent,
-                                max_spent, raise_low, raise_high)
+        return automaton_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
+                                hand[SPENT] + hand[SPENT + 1], hand[START_LEVEL],
+                                hand[START_POT], raise_low, raise_high)
     if kind == EXPLOITER:
         return exploiter_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
                            hand[SPENT] + hand[SPENT + 1], raise_low, raise_high)
@@ -401,9 +425,12 @@ def encode_rules(game) -> np.ndarray:
     return rules
 
 
+STRATEGY_NUMBERS = 4 * STRIDE  # the length of every strategy's vector in the engine
+
+
 def encode_strategy(spec) -> tuple[int, np.ndarray]:
-    """(kind, 44 parameters) for a baseline name, an exploiter's name or `ExploiterRules`, or a
-    `bot.params.Profile`."""
+    """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, an exploiter's name or
+    `ExploiterRules`, or a `bot.params.Profile` (`Profile.engine_vector`)."""
     from bot.exploiters import EXPLOITERS, ExploiterRules
 
     if isinstance(spec, str):
@@ -412,8 +439,11 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
         elif spec not in KIND_OF_BASELINE:
             raise ValueError(f"unknown baseline {spec!r}")
         else:
-            return KIND_OF_BASELINE[spec], np.zeros(44, dtype=np.float64)
-    parameters = np.zeros(44, dtype=np.float64)
-    vector = spec.as_vector()
-    parameters[:len(vector)] = vector
-    return (EXPLOITER if isinstance(spec, ExploiterRules) else PROFILE), parameters
+            return KIND_OF_BASELINE[spec], np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
+    parameters = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
+    if isinstance(spec, ExploiterRules):
+        vector = spec.as_vector()
+        parameters[:len(vector)] = vector
+        return EXPLOITER, parameters
+    parameters[:] = spec.engine_vector()
+    return PROFILE, parameters
