@@ -134,17 +134,21 @@ class Profile:
 
     def tunable(self) -> list[tuple[str, float, str]]:
         """(label, value, kind) of every number training may move, in file order: per round
-        x y z (kind "threshold"), p's and q's coefficients (kinds c0..c3 for chip levels,
-        p0..p3 for pot levels) and the price margin if on (kind "margin")."""
+        x y z (kind "threshold"), p's coefficients unless the round calls on price (then U is
+        never used), q's coefficients (kinds c0..c3 for chip levels, p0..p3 for pot levels) and
+        the price margin if on (kind "margin")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
             for index, value in enumerate(round_params.thresholds):
                 entries.append((f"{name}.thresholds[{index}]", value, "threshold"))
+            on_price = round_params.price_margin is not None
             for key, values in (("call", round_params.call), ("raise", round_params.raise_)):
+                if key == "call" and on_price:
+                    continue
                 for index, value in enumerate(values):
                     entries.append((f"{name}.{key}[{index}]", value, f"{prefix}{index}"))
-            if round_params.price_margin is not None:
+            if on_price:
                 entries.append((f"{name}.price", round_params.price_margin, "margin"))
         return entries
 
@@ -158,10 +162,14 @@ class Profile:
         position = 0
         for r, round_params in enumerate(self.rounds):
             thresholds = tuple(values[position:position + 3])
-            call = tuple(values[position + 3:position + 7])
-            raise_ = tuple(values[position + 7:position + 11])
-            position += 11
+            position += 3
             margin = round_params.price_margin
+            call = round_params.call
+            if margin is None:
+                call = tuple(values[position:position + 4])
+                position += 4
+            raise_ = tuple(values[position:position + 4])
+            position += 4
             if margin is not None:
                 margin = values[position]
                 position += 1

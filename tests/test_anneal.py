@@ -141,3 +141,77 @@ def test_proposals_move_one_parameter_and_keep_thresholds_ordered():
     draw = np.random.default_rng(9).normal()
     moved = propose(vector, 5, 3.0, np.random.default_rng(9))
     assert moved[5] == pytest.approx(vector[5] + 3.0 * draw)
+
+
+class OpponentStub(StubBackend):
+    """Chips by opponent kind (the engine's strategy kinds: 0 a profile, 1 `call`): on the
+    training and fresh deals the candidate gets `gains[kind]` chips a deal more than the profile
+    it is compared with; for the spreads of `normalize`, the starting profile's chips against an
+    opponent alternate +-`spreads[kind]` (standard deviation = spreads[kind] x a known factor)."""
+
+    def __init__(self, gains, spreads=None, fresh=None):
+        super().__init__(0.0)
+        self.gains, self.spreads, self.fresh = gains, spreads or {}, fresh or gains
+        self.pair_counts = []
+
+    def run(self, deals, path, rules, pairs, seed):
+        count = len(deals)
+        self.pair_counts.append((deals.seed, len(pairs)))
+        if deals.seed == DEAL_SEED + 100:  # validation
+            return [Chips(np.zeros(count), np.zeros(count)) for _ in pairs]
+        half = len(pairs) // 2
+        measuring = len(pairs) == len(self.spreads)  # the start against each fixed opponent
+        results = []
+        for index, (_, _, kind_b, _) in enumerate(pairs):
+            if measuring:
+                values = np.tile([self.spreads[kind_b], -self.spreads[kind_b]], count // 2)
+            else:
+                gains = self.gains if deals.seed == DEAL_SEED else self.fresh
+                values = np.full(count, gains[kind_b] if index < half else 0.0)
+            results.append(Chips(values, values))
+        return results
+
+
+def test_normalize_weighs_each_opponent_in_units_of_its_spread(tmp_path):
+    # Against `call` (kind 1) the chips spread 100, against `seed` (kind 0) 10; the proposal
+    # gains 10 chips a deal against `call` and loses 1 against `seed`, equal weights. Raw, that
+    # is +4.5 chips a deal (+22.5 mbb/hand); in units of each spread (s = 55) it is
+    # 0.5 x 10 x 55/100 - 0.5 x 1 x 55/10 = 0.
+    for normalize, expected in ((False, 22.5), (True, 0.0)):
+        backend = OpponentStub({1: 10.0, 0: -1.0}, spreads={1: 100.0, 0: 10.0})
+        run = trainer(tmp_path / str(normalize), backend, steps=1, normalize=normalize,
+                      opponents={"seed": 1.0, "call": 1.0})
+        run.run()
+        record = anneal.json.loads((tmp_path / str(normalize) / "run" / "log.jsonl")
+                                   .read_text().splitlines()[0])
+        assert record["delta"]["mbb_per_hand"] == pytest.approx(expected, abs=1e-9)
+        if normalize:
+            spread = np.std(np.tile([100.0, -100.0], 25), ddof=1)
+            assert run.state.scales["call"] == pytest.approx(spread)
+
+
+def test_the_hall_of_fame_joins_the_pool_and_keeps_the_last_bests(tmp_path):
+    backend = OpponentStub({0: 1.0, 1: 1.0})  # every proposal gains everywhere: all new bests
+    run = trainer(tmp_path, backend, steps=4, hall_of_fame=2,
+                  opponents={"seed": 1.0, "best": 1.0, "hall": 1.0})
+    start = list(run.state.best)
+    run.run()
+    # Training comparisons (pairs = 2 x opponents): seed + best, then + 1, 2, 2 hall entries.
+    training = [pairs for seed, pairs in backend.pair_counts if seed == DEAL_SEED]
+    assert training == [4, 6, 8, 8]
+    assert run.state.improvements == 4 and len(run.state.hall) == 4
+    assert run.state.hall[0] == start
+
+
+def test_a_new_best_must_gain_against_the_held_out_opponents(tmp_path):
+    # Training against `seed` gains; on fresh deals the proposal loses to the held-out `call`.
+    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: 1.0, 1: -1.0})
+    run = trainer(tmp_path / "loses", backend, steps=3, opponents={"seed": 1.0},
+                  held_out={"call": 1.0})
+    run.run()
+    assert run.state.accepted == 3 and run.state.improvements == 0
+    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: -1.0, 1: 1.0})
+    run = trainer(tmp_path / "gains", backend, steps=3, opponents={"seed": 1.0},
+                  held_out={"call": 1.0})
+    run.run()
+    assert run.state.improvements == 3

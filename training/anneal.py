@@ -2,28 +2,36 @@
 
 The run, step by step:
 
-1. The parameters are visited river to preflop, each round's 11 in file order (x, y, z,
-   a0..a3, b0..b3), `steps_per_parameter` steps each, `sweeps` times over all 44.
+1. The parameters are the starting profile's tunable numbers (`bot.params.Profile.tunable`: a
+   version 1 profile's 44, more or fewer for version 2), visited river to preflop, each round's
+   in file order, `steps_per_parameter` steps each, `sweeps` times over all of them.
 2. The temperature falls geometrically from `temperature_start` to `temperature_end` (mbb/hand)
    over the schedule.
 3. A proposal moves the parameter by a normal step whose spread is the kind's scale (thresholds
    small, higher powers of v larger) times temperature / temperature_start; a threshold stays
-   between its neighbours (x <= y <= z) and within [-1, 1].
-4. The proposal and the current profile play the same training deals against the opponent pool;
-   delta = the weighted mean, pair by pair, of (proposal - current) in mbb/hand. With an `lbr`
-   weight w in the config, the objective also subtracts w x what a local best response wins
-   against the profile (`training.lbr`, on LBR deals of its own), so delta loses
-   w x (LBR's winnings against the proposal - against the current profile). Metropolis: a
-   proposal is accepted if delta >= 0, else with probability exp(delta / temperature).
+   between its neighbours (x <= y <= z) and within [-1, 1], a price margin within [-1, 1].
+4. The proposal and the current profile play the same training deals against the opponent pool
+   (`opponents`): `best` is the best profile so far, `hall` the last `hall_of_fame` bests before
+   it (their weight shared), any other name a fixed profile, baseline or exploiter. For each
+   opponent o, d_o = the pair-by-pair difference (proposal - current) of their chips against o;
+   with `normalize`, d_o is multiplied by s / s_o, where s_o is the spread (standard deviation
+   of the pair chips) of the starting profile against o, measured once, and s the weighted mean
+   of the s_o: each opponent then weighs by its weight, not by how many chips are at stake
+   against it (the baselines lose tens of thousands of mbb a hand and would otherwise drown
+   everything else). delta = the weighted mean of the d_o in mbb/hand. With an `lbr` weight w,
+   the objective also subtracts w x what a local best response wins against the profile
+   (`training.lbr`, on LBR deals of its own), so delta loses w x (LBR's winnings against the
+   proposal - against the current profile). Metropolis: a proposal is accepted if delta >= 0,
+   else with probability exp(delta / temperature).
 5. An accepted profile is re-scored against the best so far on a *fresh* deal set (the fresh
-   sets are used in turn); it becomes the best only if it wins there, so a lucky proposal cannot
-   become the best on the training deals' noise (LBR, if weighted, plays fresh deals too). (A
-   proposal that changes no decision on the training deals, delta exactly 0, is accepted without
-   re-scoring.) Each new best is scored against the fixed opponents (and LBR) on one validation
-   deal set, so the reported scores of successive bests compare like with like. With
-   `lbr.report_hands`, the final best profile's LBR is measured on deals no step has seen.
-6. The pool's `best` entry is the best profile so far: as it improves, training plays against
-   it (the iterated best response the seed bot's author suggested).
+   sets are used in turn), against the `held_out` opponents (the pool itself when none are
+   given; LBR, if weighted, on fresh LBR deals): it becomes the best only if it gains there, so
+   neither the training deals' noise nor the pool's particular opponents decide what is kept.
+   (A proposal that changes no decision on the training deals, delta exactly 0, is accepted
+   without re-scoring.) Each new best joins the hall of fame and is scored against every fixed
+   opponent (and LBR) on one validation deal set, so the reported scores of successive bests
+   compare like with like. With `lbr.report_hands`, the final best profile's LBR is measured on
+   deals no step has seen.
 
 Everything random comes from one numpy generator seeded by the run's seed, and the evaluation is
 deterministic, so a run is reproducible; after every step the state is checkpointed atomically,
@@ -41,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.params import ROUNDS, Profile, load_profile, save_profile
+from bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
 from bot.strategies import resolve_strategy
 from training.config import TrainConfig
 from training.deals import cached_deal_set
@@ -49,22 +57,20 @@ from training.evaluate import Backend, Score, kept, score_pairs
 from training.lbr import LbrDeals, run_lbr
 from training.engine import encode_rules, encode_strategy
 
-PARAMETER_NAMES = ("thresholds[0]", "thresholds[1]", "thresholds[2]", "call[0]", "call[1]",
-                   "call[2]", "call[3]", "raise[0]", "raise[1]", "raise[2]", "raise[3]")
-KIND_OF_INDEX = ("threshold",) * 3 + ("c0", "c1", "c2", "c3") * 2
 CHECKPOINT = "checkpoint.json"
 VALIDATION_OFFSET = 100  # the validation deals are those of seed deal_seed + 100
 REPORT_OFFSET = 200      # LBR's report on the best profile plays the deals of lbr seed + 200
 LOG = "log.jsonl"
+SELF = ("best", "hall")  # pool names that stand for the run's own profiles
 
 
-def parameter_order() -> list[int]:
-    """Indices into the 44-vector in visiting order: river first, each round in file order."""
-    return [11 * round_ + index for round_ in (3, 2, 1, 0) for index in range(11)]
-
-
-def parameter_label(position: int) -> str:
-    return f"{ROUNDS[position // 11]}.{PARAMETER_NAMES[position % 11]}"
+def parameter_order(labels: list[str]) -> list[int]:
+    """Indices into the tunable vector in visiting order: river first, each round in file
+    order."""
+    by_round = {name: [] for name in ROUNDS}
+    for index, label in enumerate(labels):
+        by_round[label.split(".")[0]].append(index)
+    return [index for name in reversed(ROUNDS) for index in by_round[name]]
 
 
 def temperature(config: TrainConfig, step: int, total: int) -> float:
@@ -75,17 +81,29 @@ def temperature(config: TrainConfig, step: int, total: int) -> float:
         ** fraction
 
 
-def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Generator):
-    """A copy of `vector` with one parameter moved (thresholds kept ordered and in [-1, 1])."""
+def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Generator,
+            labels: list[str] | None = None):
+    """A copy of `vector` with one parameter moved: thresholds kept ordered and in [-1, 1], a
+    price margin in [-1, 1]. `labels` (`Profile.tunable`'s) say which is which; without them
+    the vector is a version 1 profile's 44 numbers."""
     candidate = vector.copy()
     candidate[position] += rng.normal() * scale
-    index = position % 11
-    if index < 3:
-        base = position - index
-        low = candidate[base + index - 1] if index > 0 else -1.0
-        high = candidate[base + index + 1] if index < 2 else 1.0
+    label = labels[position] if labels is not None else _v1_label(position)
+    if ".thresholds[" in label:
+        index = int(label[-2])
+        low = candidate[position - 1] if index > 0 else -1.0
+        high = candidate[position + 1] if index < 2 else 1.0
         candidate[position] = min(max(candidate[position], low), high)
+    elif label.endswith(".price"):
+        candidate[position] = min(max(candidate[position], -1.0), 1.0)
     return candidate
+
+
+def _v1_label(position: int) -> str:
+    index = position % 11
+    name = ("thresholds", "call", "raise")[0 if index < 3 else 1 if index < 7 else 2]
+    offset = (0, 3, 7)[("thresholds", "call", "raise").index(name)]
+    return f"{ROUNDS[position // 11]}.{name}[{index - offset}]"
 
 
 @dataclass
@@ -99,7 +117,7 @@ class RunState:
     step: int = 0
     current: list[float] = field(default_factory=list)
     best: list[float] = field(default_factory=list)
-    best_score: dict | None = None        # best vs the pool on its last fresh re-scoring
+    best_score: dict | None = None        # best vs the fixed opponents on the validation deals
     best_step: int = 0
     fresh_index: int = 0
     accepted: int = 0
@@ -109,6 +127,9 @@ class RunState:
     elapsed: float = 0.0
     log_lines: int = 0
     rng: dict = field(default_factory=dict)
+    template: str = ""                    # the starting profile (YAML): what the vectors fill in
+    hall: list[list[float]] = field(default_factory=list)   # earlier bests, oldest first
+    scales: dict[str, float] = field(default_factory=dict)  # s_o of `normalize`, by opponent
 
     def finished(self) -> bool:
         if self.target_steps is not None:
@@ -137,15 +158,27 @@ class Trainer:
         self.state = state
         self.progress = progress
         self.rules = encode_rules(game)
-        self.names = [name for name, weight in config.opponents.items() if weight > 0]
-        self.weights = np.array([config.opponents[name] for name in self.names])
-        self.weights = self.weights / self.weights.sum()
-        self.fixed = {name: resolve_strategy(name) for name in self.names if name != "best"}
+        self.template = (parse_profile(state.template, "the run's starting profile")
+                         if state.template else load_profile(config.start))
+        tunable = self.template.tunable()
+        self.labels = [label for label, _, _ in tunable]
+        self.kinds = [kind for _, _, kind in tunable]
+        self.pool = {name: weight for name, weight in config.opponents.items() if weight > 0}
+        self.held_out = {name: weight for name, weight in config.held_out.items() if weight > 0}
+        self.fixed = {name: resolve_strategy(name) for name in {**self.pool, **self.held_out}
+                      if name not in SELF}
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state.rng
         self._deal_sets: dict[tuple[int, int], tuple] = {}
         self.lbr = config.lbr
         self._lbr_deals: dict[int, LbrDeals] = {}
+
+    def profile(self, vector) -> Profile:
+        return self.template.with_tunable(vector)
+
+    @property
+    def schedule_steps(self) -> int:
+        return self.config.sweeps * len(self.labels) * self.config.steps_per_parameter
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -154,15 +187,16 @@ class Trainer:
               steps: int | None, hours: float | None, progress=None) -> Trainer:
         run_dir.mkdir(parents=True, exist_ok=True)
         start = load_profile(config.start)
+        vector = [value for _, value, _ in start.tunable()]
         rng = np.random.default_rng(seed)
-        if steps is None and hours is None:
-            steps = config.schedule_steps
         state = RunState(seed=seed, config=config.as_dict(), target_steps=steps,
                          target_seconds=None if hours is None else hours * 3600,
-                         current=list(start.as_vector()), best=list(start.as_vector()),
-                         rng=rng.bit_generator.state)
+                         current=list(vector), best=list(vector), rng=rng.bit_generator.state,
+                         template=start.to_yaml())
         (run_dir / LOG).write_text("")
         trainer = cls(run_dir, config, game, backend, state, progress)
+        if steps is None and hours is None:
+            state.target_steps = trainer.schedule_steps
         trainer.checkpoint()
         return trainer
 
@@ -185,8 +219,6 @@ class Trainer:
             self._deal_sets[key] = cached_deal_set(seed, 0, count)
         return self._deal_sets[key]
 
-    # --- local best response ----------------------------------------------------------------------
-
     def _lbr_chips(self, profile: Profile, seed: int, hands: int) -> np.ndarray:
         """LBR's chips per deal (both seats) against `profile` on the LBR deals of `seed`; the
         deals' holding tables stay in memory for the run (a few, the oldest dropped)."""
@@ -208,32 +240,76 @@ class Trainer:
         return Score(pool.mbb_per_hand - weight * lbr.mbb_per_hand,
                      math.hypot(pool.ci95_mbb, weight * lbr.ci95_mbb), pool.deals)
 
-    def _opponents(self, best: Profile):
-        return [best if name == "best" else self.fixed[name] for name in self.names]
+    def _entries(self, names: dict[str, float], best: Profile) -> list[tuple[str, object, float]]:
+        """(name, strategy, weight) of each opponent a pool stands for, weights summing to 1:
+        `best` is the best profile, `hall` the last `hall_of_fame` earlier bests sharing its
+        weight (left out while there are none)."""
+        entries = []
+        for name, weight in names.items():
+            if name == "best":
+                entries.append((name, best, weight))
+            elif name == "hall":
+                hall = self.state.hall[-self.config.hall_of_fame:] \
+                    if self.config.hall_of_fame else []
+                for index, vector in enumerate(hall):
+                    entries.append((f"hall{index}", self.profile(vector), weight / len(hall)))
+            else:
+                entries.append((name, self.fixed[name], weight))
+        total = sum(weight for _, _, weight in entries)
+        return [(name, strategy, weight / total) for name, strategy, weight in entries]
 
-    def _paired(self, deals, path, first: Profile, second: Profile, best: Profile):
-        """Per-deal weighted chips of first and second against the pool, and per-opponent."""
-        encoded = [encode_strategy(opponent) for opponent in self._opponents(best)]
+    def _scale_of(self, name: str) -> float:
+        """s / s_o of `normalize` (1 without it): the opponent's weight in units of its spread."""
+        if not self.config.normalize:
+            return 1.0
+        scales = self.state.scales
+        spread = scales[name] if name in scales else scales["self"]  # best, hall0, hall1...
+        return scales["mean"] / spread if spread > 0 else 1.0
+
+    def _measure_scales(self) -> None:
+        """s_o: the starting profile's spread against each opponent on the training deals (the
+        run's own profiles, which it would only meet in self-play, where duplicate deals cancel
+        exactly, take the mean of the others')."""
+        config = self.config
+        deals, path = self._deals(config.deal_seed, config.deals)
+        start = self.profile(self.state.best)
+        names = sorted(self.fixed)
+        pairs = [(*encode_strategy(start), *encode_strategy(self.fixed[name])) for name in names]
+        results = self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)
+        self.state.hands += 2 * len(deals) * len(names)
+        spreads = {name: float(np.std(result.raw, ddof=1)) for name, result in zip(names, results)}
+        weights = {**self.pool, **self.held_out}
+        fixed_weight = sum(weights[name] for name in names)
+        mean = sum(weights[name] * spreads[name] for name in names) / fixed_weight \
+            if fixed_weight else 1.0
+        self.state.scales = {**spreads, "self": mean, "mean": mean}
+
+    def _objective_difference(self, deals, path, first: Profile, second: Profile,
+                              names: dict[str, float], best: Profile) -> np.ndarray:
+        """Per deal: the weighted (and normalized) difference first - second of their chips
+        against the opponents in `names`."""
+        entries = self._entries(names, best)
+        encoded = [encode_strategy(strategy) for _, strategy, _ in entries]
         pairs = [(*encode_strategy(first), *opponent) for opponent in encoded] + \
             [(*encode_strategy(second), *opponent) for opponent in encoded]
         chips = [result.raw for result in
                  self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)]
-        count = len(encoded)
-        first_chips = np.stack(chips[:count])
-        second_chips = np.stack(chips[count:])
+        count = len(entries)
         self.state.hands += 2 * len(deals) * 2 * count
-        weighted = self.weights @ (first_chips - second_chips)
-        return weighted, first_chips, second_chips
+        weights = np.array([weight * self._scale_of(name) for name, _, weight in entries])
+        return weights @ (np.stack(chips[:count]) - np.stack(chips[count:]))
 
     # --- the loop -------------------------------------------------------------------------------
 
     def run(self) -> Profile:
         config = self.config
-        order = parameter_order()
-        total = self.state.target_steps or config.schedule_steps
+        order = parameter_order(self.labels)
+        total = self.state.target_steps or self.schedule_steps
         train_deals, train_path = self._deals(config.deal_seed, config.deals)
+        if config.normalize and not self.state.scales:
+            self._measure_scales()
         if self.state.best_score is None:  # the starting profile's score, for the progress line
-            self.state.best_score = self.validate(Profile.from_vector(self.state.best))
+            self.state.best_score = self.validate(self.profile(self.state.best))
             self.checkpoint()
         while not self.state.finished():
             started = time.perf_counter()
@@ -241,22 +317,21 @@ class Trainer:
             slot = (state.step // config.steps_per_parameter) % len(order)
             position = order[slot]
             heat = temperature(config, state.step, total)
-            scale = config.proposal[KIND_OF_INDEX[position % 11]] * heat / config.temperature_start
+            scale = config.proposal[self.kinds[position]] * heat / config.temperature_start
             current = np.array(state.current)
-            best = Profile.from_vector(state.best, name="best")
-            candidate = propose(current, position, scale, self.rng)
+            best = self.profile(state.best)
+            candidate = propose(current, position, scale, self.rng, self.labels)
             hands_before = state.hands
-            weighted, _, _ = self._paired(train_deals, train_path,
-                                          Profile.from_vector(candidate),
-                                          Profile.from_vector(current), best)
-            delta = self._with_lbr(score_pairs(weighted, self.game.big_blind),
-                                   Profile.from_vector(candidate), Profile.from_vector(current),
+            first, second = self.profile(candidate), self.profile(current)
+            weighted = self._objective_difference(train_deals, train_path, first, second,
+                                                  self.pool, best)
+            delta = self._with_lbr(score_pairs(weighted, self.game.big_blind), first, second,
                                    self.lbr["deal_seed"])
             if delta.mbb_per_hand >= 0:
                 accept = True
             else:
                 accept = bool(self.rng.random() < math.exp(delta.mbb_per_hand / heat))
-            record = {"step": state.step, "parameter": parameter_label(position),
+            record = {"step": state.step, "parameter": self.labels[position],
                       "old": float(current[position]), "proposed": float(candidate[position]),
                       "temperature": heat, "delta": _score_dict(delta), "accepted": accept}
             if accept:
@@ -278,42 +353,48 @@ class Trainer:
         return self.finish()
 
     def _rescore(self, candidate: np.ndarray, best: Profile) -> dict:
-        """Candidate against the best so far on the next fresh deal set: does it win there?"""
+        """Candidate against the best so far on the next fresh deal set, against the held-out
+        opponents (or the pool): does it gain there?"""
         config = self.config
         state = self.state
         fresh = 1 + state.fresh_index % config.fresh_sets
         seed = config.deal_seed + fresh
         state.fresh_index += 1
         deals, path = self._deals(seed, config.fresh_deals)
-        weighted, _, _ = self._paired(deals, path, Profile.from_vector(candidate), best, best)
-        gain = self._with_lbr(score_pairs(weighted, self.game.big_blind),
-                              Profile.from_vector(candidate), best, self.lbr["deal_seed"] + fresh)
+        profile = self.profile(candidate)
+        weighted = self._objective_difference(deals, path, profile, best,
+                                              self.held_out or self.pool, best)
+        gain = self._with_lbr(score_pairs(weighted, self.game.big_blind), profile, best,
+                              self.lbr["deal_seed"] + fresh)
         improved = gain.mbb_per_hand > 0
         if improved:
+            state.hall.append(list(state.best))
             state.best = [float(value) for value in candidate]
-            state.best_score = self.validate(Profile.from_vector(candidate))
+            state.best_score = self.validate(profile)
             state.best_step = state.step
             state.improvements += 1
         return {"fresh_seed": seed, "fresh_gain": _score_dict(gain), "new_best": improved}
 
     def validate(self, profile: Profile) -> dict:
-        """`profile` against each fixed opponent (not `best`) on the validation deals:
-        {"weighted": score, "opponents": {name: score}}."""
+        """`profile` against each fixed opponent of the pool and the held-out ones on the
+        validation deals: {"weighted": the pool's objective, "opponents": {name: score}}."""
         config = self.config
         deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals)
-        fixed = [name for name in self.names if name != "best"]
+        names = [name for name in {**self.pool, **self.held_out} if name not in SELF]
         pairs = [(*encode_strategy(profile), *encode_strategy(self.fixed[name]))
-                 for name in fixed]
+                 for name in names]
         chips = np.stack([result.raw for result in
                           self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)])
-        self.state.hands += 2 * len(deals) * len(fixed)
-        weights = np.array([config.opponents[name] for name in fixed])
-        weights = weights / weights.sum()
+        self.state.hands += 2 * len(deals) * len(names)
+        in_pool = [index for index, name in enumerate(names) if name in self.pool]
+        weights = np.array([self.pool[names[index]] * self._scale_of(names[index])
+                            for index in in_pool])
+        weights = weights / np.array([self.pool[names[index]] for index in in_pool]).sum()
         big_blind = self.game.big_blind
-        weighted = score_pairs(weights @ chips, big_blind)
+        weighted = score_pairs(weights @ chips[in_pool], big_blind)
         scores = {"weighted": _score_dict(weighted),
                   "opponents": {name: _score_dict(score_pairs(row, big_blind))
-                                for name, row in zip(fixed, chips)},
+                                for name, row in zip(names, chips)},
                   "deals": f"{len(deals)} duplicate deals of seed "
                            f"{config.deal_seed + VALIDATION_OFFSET}"}
         weight = self.lbr["weight"]
@@ -330,7 +411,7 @@ class Trainer:
         """The best profile, scored on the validation deals against each opponent, saved."""
         state = self.state
         config = self.config
-        best = Profile.from_vector(state.best)
+        best = self.profile(state.best)
         if state.best_score is None:
             state.best_score = self.validate(best)
         training = {"seed": state.seed, "config": state.config, "steps": state.step,
@@ -350,7 +431,7 @@ class Trainer:
                                       "annealing, duplicate self-play).",
                           provenance=f"gambler-train seed {state.seed}, start "
                                      f"{config.start}, {state.step} steps",
-                          training=training)
+                          training=training, version=best.version)
         save_profile(profile, self.run_dir / "best.yaml")
         self.checkpoint()
         return profile

@@ -29,7 +29,8 @@ def _default_lbr() -> dict:
 
 
 def _default_proposal() -> dict[str, float]:
-    return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0}
+    return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0,
+            "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03}
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class TrainConfig:
     fresh_deals: int = 50_000            # deals per re-scoring of an accepted profile
     fresh_sets: int = 4                  # fresh deal sets used in turn (seeds deal_seed + 1 ...)
     opponents: dict[str, float] = field(default_factory=_default_opponents)
+    normalize: bool = False              # weigh each opponent in units of its own spread
+    hall_of_fame: int = 0                # earlier bests that the pool's "hall" stands for
+    held_out: dict[str, float] = field(default_factory=dict)  # who re-scores a new best
     sweeps: int = 2                      # passes over the 44 parameters, river to preflop
     steps_per_parameter: int = 8         # annealing steps on a parameter per pass
     temperature_start: float = 20.0      # mbb/hand
@@ -47,17 +51,13 @@ class TrainConfig:
     proposal: dict[str, float] = field(default_factory=_default_proposal)
     lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
 
-    @property
-    def schedule_steps(self) -> int:
-        return self.sweeps * 44 * self.steps_per_parameter
-
     def as_dict(self) -> dict:
         return asdict(self)
 
 
 _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
-             "steps_per_parameter": 1}
-_PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3")
+             "steps_per_parameter": 1, "hall_of_fame": 0}
+_PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin")
 
 
 def parse_config(document, source: str = "<config>") -> TrainConfig:
@@ -87,19 +87,12 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
             values["proposal"] = merged
         elif key == "lbr":
             values["lbr"] = _parse_lbr(value, source)
-        elif key == "opponents":
-            if not isinstance(value, dict) or not value:
-                raise ConfigError(f"{source}: opponents: expected a mapping of names to weights")
-            weights = {}
-            for name, weight in value.items():
-                if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
-                        or not math.isfinite(weight) or weight < 0:
-                    raise ConfigError(f"{source}: opponents.{name}: weight {weight!r} must be a "
-                                      "number >= 0")
-                weights[str(name)] = float(weight)
-            if sum(weights.values()) <= 0:
-                raise ConfigError(f"{source}: opponents: the weights sum to zero")
-            values["opponents"] = weights
+        elif key in ("opponents", "held_out"):
+            values[key] = _weights(value, key, source, allow_empty=key == "held_out")
+        elif key == "normalize":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source}: normalize: expected true or false")
+            values[key] = value
         elif key == "start":
             if not isinstance(value, str):
                 raise ConfigError(f"{source}: start: expected a profile name or path")
@@ -115,6 +108,32 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
     if config.temperature_end > config.temperature_start:
         raise ConfigError(f"{source}: temperature.end must not exceed temperature.start")
     return config
+
+
+def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[str, float]:
+    """A mapping of opponent names to weights >= 0, not all zero (unless `allow_empty` and
+    empty); every name must be something `resolve_strategy` knows, or best / hall."""
+    from bot.params import ProfileError
+    from bot.strategies import resolve_strategy
+
+    if not isinstance(value, dict) or (not value and not allow_empty):
+        raise ConfigError(f"{source}: {key}: expected a mapping of names to weights")
+    weights = {}
+    for name, weight in value.items():
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
+                or not math.isfinite(weight) or weight < 0:
+            raise ConfigError(f"{source}: {key}.{name}: weight {weight!r} must be a "
+                              "number >= 0")
+        name = str(name)
+        if name not in ("best", "hall"):
+            try:
+                resolve_strategy(name)
+            except ProfileError as error:
+                raise ConfigError(f"{source}: {key}.{name}: {error}") from None
+        weights[name] = float(weight)
+    if weights and sum(weights.values()) <= 0:
+        raise ConfigError(f"{source}: {key}: the weights sum to zero")
+    return weights
 
 
 def _parse_lbr(value, source: str) -> dict:
