@@ -20,6 +20,11 @@ totals now:
 4. bet to the end (v >= z): never fold. If a raise is legal, raise to T while O < T, else to 2 O,
    moved into the legal range; if no raise is legal, call.
 
+Mixed play (version 2): at the plan a uniform draw u decides the round's variant. With
+u < slow_play, a hand in mode 3 or 4 checks when nothing is owed (and plays its mode when bet
+into: a check-raise); with u < bluff, a hand in mode 1 bets to S + bluff_size P when nothing is
+owed (and folds to a bet as usual).
+
 Every choice is checked against `legal_actions`: a fold is only chosen when something is owed,
 so it is always legal, and raise sizes are clamped into the legal range.
 """
@@ -44,6 +49,8 @@ class RoundPlan:
     call_limit: int     # U: the largest opponent total it will call (modes 2, 3)
     raise_target: int   # T: the total it raises to (modes 3, 4)
     price_margin: float | None = None  # if set, modes 2 and 3 call on price instead of U
+    slow: bool = False                 # modes 3, 4: check when nothing is owed
+    bluff_to: int | None = None        # mode 1: bet to this total when nothing is owed
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -57,16 +64,22 @@ def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
     return BET_TO_END
 
 
-def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0) -> RoundPlan:
+def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
+               draw: float = 1.0) -> RoundPlan:
     """The round's plan; `start` and `pot` (the largest total and the pot when the round began)
-    matter only for pot levels."""
-    return RoundPlan(mode_for(params.thresholds, v), v, params.call_limit(v, start, pot),
-                     params.raise_target(v, start, pot), params.price_margin)
+    matter for pot levels and bluffs, `draw` (uniform in [0, 1); 1 means none) for mixed play."""
+    mode = mode_for(params.thresholds, v)
+    mixed = draw < params.mixing_probability(v)
+    return RoundPlan(mode, v, params.call_limit(v, start, pot), params.raise_target(v, start, pot),
+                     params.price_margin, slow=mixed and mode >= RAISE_TO,
+                     bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
+                     else None)
 
 
-def plan_for_state(params: RoundParams, v: float, betting: BettingState) -> RoundPlan:
+def plan_for_state(params: RoundParams, v: float, betting: BettingState,
+                   draw: float = 1.0) -> RoundPlan:
     """`plan_round` with the round's start read from the betting."""
-    return plan_round(params, v, max(betting.round_start), sum(betting.round_start))
+    return plan_round(params, v, max(betting.round_start), sum(betting.round_start), draw)
 
 
 def too_dear(plan: RoundPlan, betting: BettingState) -> bool:
@@ -87,7 +100,13 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
     facing_bet = betting.spent[player] < opponent_to
     mode = plan.mode
     if mode == GIVE_UP:
-        return FOLD_ACTION if facing_bet else CALL_ACTION
+        if facing_bet:
+            return FOLD_ACTION
+        if plan.bluff_to is not None and legal.can_raise:
+            return raise_to(legal.clamp(plan.bluff_to))
+        return CALL_ACTION
+    if plan.slow and not facing_bet:
+        return CALL_ACTION
     if mode in (WAIT_AND_SEE, RAISE_TO) and facing_bet and too_dear(plan, betting):
         return FOLD_ACTION
     if mode == WAIT_AND_SEE:

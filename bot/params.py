@@ -15,6 +15,13 @@ give, per round (each optional; the default is version 1's behaviour):
     price: 0.05                  `off` (default): facing a bet in modes 2 and 3, fold when the
                                  opponent's total exceeds U. A number m: fold when the equity
                                  (1 + v) / 2 is below the price to_call / (pot + to_call) plus m
+    slow_play: 0.2               a probability (default 0): a hand in mode 3 or 4 that could bet
+                                 first checks instead, and raises if bet into (a check-raise)
+    bluff: 0.1                   a probability (default 0): a hand in mode 1 that could bet first
+    bluff_size: 0.5              bets S + bluff_size P (in pots, whatever `levels` says)
+
+Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
+the hand number, the round and the position), so a match replays exactly.
 
 Optional metadata at the top level: `name`, `description`, `provenance` (text) and `training`
 (a mapping, free-form: seed, config, scores). Anything else, a missing round, a wrong count, a
@@ -38,14 +45,15 @@ from gambler.errors import GamblerError, read_text
 ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
-_V2_ROUND_KEYS = ("levels", "price")
+_V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size")
+_MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
 VERSIONS = (1, 2)
 #: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
-#: price on (0/1), price margin, and two spare slots.
-STRIDE = 16
+#: price on (0/1), price margin, slow play, bluff, bluff size, and three spare slots.
+STRIDE = 20
 
 
 class ProfileError(GamblerError, ValueError):
@@ -67,6 +75,18 @@ class RoundParams:
     raise_: tuple[float, float, float, float]    # coefficients of q(v), the raise target
     levels: str = "chips"                        # "chips": U, T hand totals; "pot": in pots
     price_margin: float | None = None            # None: fold above U; m: fold below price + m
+    slow_play: float = 0.0                       # P(a mode 3 or 4 hand checks first)
+    bluff: float = 0.0                           # P(a mode 1 hand bets first)
+    bluff_size: float = 0.5                      # the bluff, in pots
+    mixing: bool = False                         # the file gives the three above: train them
+
+    def mixing_probability(self, v: float) -> float:
+        """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
+        mode = _mode(self.thresholds, v)
+        return self.slow_play if mode >= 2 else self.bluff if mode == 0 else 0.0
+
+    def bluff_target(self, start: int, pot: int) -> int:
+        return int(start + self.bluff_size * pot)
 
     def call_limit(self, v: float, start: int = 0, pot: int = 0) -> int:
         """U, truncated toward zero like the seed bot's (int) cast: p(v) chips, or
@@ -89,11 +109,14 @@ class RoundParams:
     def engine_vector(self) -> tuple[float, ...]:
         margin = self.price_margin
         return (*self.as_vector(), float(self.levels == "pot"), float(margin is not None),
-                0.0 if margin is None else margin, 0.0, 0.0)
+                0.0 if margin is None else margin, self.slow_play, self.bluff, self.bluff_size,
+                0.0, 0.0, 0.0)
 
-    @property
-    def is_v1(self) -> bool:
-        return self.levels == "chips" and self.price_margin is None
+
+def _mode(thresholds, v: float) -> int:
+    """0 give up, 1 wait and see, 2 raise to some amount, 3 bet to the end."""
+    x, y, z = thresholds
+    return 0 if v < x else 1 if v < y else 2 if v < z else 3
 
 
 @dataclass(frozen=True)
@@ -150,6 +173,10 @@ class Profile:
                     entries.append((f"{name}.{key}[{index}]", value, f"{prefix}{index}"))
             if on_price:
                 entries.append((f"{name}.price", round_params.price_margin, "margin"))
+            if round_params.mixing:
+                entries.append((f"{name}.slow_play", round_params.slow_play, "probability"))
+                entries.append((f"{name}.bluff", round_params.bluff, "probability"))
+                entries.append((f"{name}.bluff_size", round_params.bluff_size, "size"))
         return entries
 
     def with_tunable(self, values) -> Profile:
@@ -173,9 +200,13 @@ class Profile:
             if margin is not None:
                 margin = values[position]
                 position += 1
+            mixing = {}
+            if round_params.mixing:
+                mixing = dict(zip(_MIXING_KEYS, values[position:position + 3]))
+                position += 3
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
-                                  price_margin=margin))
+                                  price_margin=margin, **mixing))
         return replace(self, rounds=tuple(rounds))
 
     def to_yaml(self) -> str:
@@ -195,6 +226,9 @@ class Profile:
                 section["levels"] = round_params.levels
                 section["price"] = ("off" if round_params.price_margin is None
                                     else round_params.price_margin)
+                if round_params.mixing:
+                    for key in _MIXING_KEYS:
+                        section[key] = getattr(round_params, key)
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -279,11 +313,15 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
                 raise ProfileError(f"{source}: {name}.{key} is missing")
         thresholds = _numbers(section["thresholds"], 3, f"{name}.thresholds", source)
         _check_thresholds(thresholds, f"{name}.thresholds", source)
+        mixing = {key: _fraction(section[key], f"{name}.{key}", source,
+                                 10.0 if key == "bluff_size" else 1.0)
+                  for key in _MIXING_KEYS if key in section}
         rounds.append(RoundParams(thresholds,
                                   _numbers(section["call"], 4, f"{name}.call", source),
                                   _numbers(section["raise"], 4, f"{name}.raise", source),
                                   _levels(section.get("levels", "chips"), name, source),
-                                  _price(section.get("price", "off"), name, source)))
+                                  _price(section.get("price", "off"), name, source),
+                                  **mixing, mixing=bool(mixing)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -302,6 +340,14 @@ def _levels(value, name: str, source: str) -> str:
         raise ProfileError(f"{source}: {name}.levels: {value!r} is not one of "
                            f"{', '.join(LEVELS)}")
     return value
+
+
+def _fraction(value, field_name: str, source: str, most: float) -> float:
+    """A number in [0, most]: a probability (most 1) or a size in pots."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not 0.0 <= value <= most:
+        raise ProfileError(f"{source}: {field_name}: {value!r} must be a number in [0, {most:g}]")
+    return float(value)
 
 
 def _price(value, name: str, source: str) -> float | None:

@@ -98,12 +98,14 @@ class RoundWinRate:
 
 
 class ProfileStrategy(RoundWinRate):
-    """The automaton playing `profile`."""
+    """The automaton playing `profile`; mixed play draws from the stream of `seed`."""
 
-    def __init__(self, profile: Profile, win_rate: Callable[..., float] | None = None):
+    def __init__(self, profile: Profile, win_rate: Callable[..., float] | None = None,
+                 seed: int = 0):
         super().__init__(win_rate)
         self.profile = profile
         self.name = profile.name or "profile"
+        self.seed = seed
         self._plan: RoundPlan | None = None
         self.plans_made = 0
 
@@ -111,8 +113,13 @@ class ProfileStrategy(RoundWinRate):
         """The round's plan, made at the first decision of the round and then kept."""
         v, fresh = self.round_v(state)
         if fresh:
-            self._plan = plan_for_state(self.profile.rounds[state.betting.round], v,
-                                        state.betting)
+            round_ = state.betting.round
+            params = self.profile.rounds[round_]
+            draw = 1.0
+            if params.mixing_probability(v) > 0:
+                from evaluator.rng import mixing_uniform  # numba, only for mixed profiles
+                draw = mixing_uniform(self.seed, state.hand, round_, state.position)
+            self._plan = plan_for_state(params, v, state.betting, draw)
             self.plans_made += 1
         return self._plan
 
@@ -174,4 +181,4 @@ def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
         return RandomStrategy(seed)
     profile = resolve_strategy(spec)
     rate = sampled_win_rate(samples, seed) if samples else None
-    return ProfileStrategy(profile, rate)
+    return ProfileStrategy(profile, rate, seed)

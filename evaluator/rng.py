@@ -35,3 +35,11 @@ def mix64(z):
 def stream_seed(seed, stream):
     """Starting state of stream number `stream` (a row, a chunk) under a user seed."""
     return mix64(uint64(seed) * GOLDEN_GAMMA + mix64(uint64(stream) + GOLDEN_GAMMA))
+
+
+@njit
+def mixing_uniform(seed, hand, round_, position):
+    """A uniform draw in [0, 1) for one player's mixed strategy in one round of one hand: the
+    same for the TCP bot and the fast engine, whatever else either draws."""
+    state = stream_seed(seed, hand * 8 + round_ * 2 + position) + GOLDEN_GAMMA
+    return (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)

@@ -17,9 +17,11 @@ import numpy as np
 
 from bot.automaton import choose_action, plan_for_state
 from bot.exploiters import ExploiterRules, exploiter_action
+from bot.params import Profile
 from evaluator import rank_hands
 from evaluator.holdings import holding_index
 from evaluator.matchups import matchup
+from evaluator.rng import mixing_uniform
 from protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
 
 LETTERS = "FCHPA"
@@ -45,13 +47,22 @@ class ReferenceBot:
         index = holding_index(*holding)
         return float(self.preflop_v[index] if round_ == 0 else self.holding_v[round_ - 1, index])
 
-    def action(self, holding, state: BettingState):
+    def chance(self, holding, round_: int) -> float:
+        """The probability that the round's plan with this holding is the mixed one."""
+        if not isinstance(self.strategy, Profile):
+            return 0.0
+        return self.strategy.rounds[round_].mixing_probability(self.v(holding, round_))
+
+    def action(self, holding, state: BettingState, mixed: bool = False, draw=None):
+        """The action with `holding`: in the round's mixed plan or not (or with a given draw)."""
         if isinstance(self.strategy, str):
             return baseline_action(self.strategy, state)
         if isinstance(self.strategy, ExploiterRules):
             return exploiter_action(self.strategy, self.v(holding, state.round), state)
+        if draw is None:
+            draw = 0.0 if mixed else 1.0
         plan = plan_for_state(self.strategy.rounds[state.round], self.v(holding, state.round),
-                              state)
+                              state, draw)
         return choose_action(plan, state)
 
 
@@ -79,11 +90,55 @@ def equities_against(hole, holdings: list, board) -> dict:
     return {holding: float(totals[k] / seen[k]) for k, holding in enumerate(holdings)}
 
 
+class Range:
+    """The bot's range: per holding, its weight from earlier rounds, this round's chance of the
+    mixed plan, and whether each plan still explains this round's actions."""
+
+    def __init__(self, bot: ReferenceBot, holdings: list):
+        self.bot = bot
+        self.entries = {holding: [1.0, 0.0, True, False] for holding in holdings}
+
+    def mass(self, holding) -> float:
+        weight, chance, plain, mixed = self.entries[holding]
+        return weight * ((1 - chance) * plain + chance * mixed)
+
+    def start_round(self, round_: int, board_now) -> None:
+        for holding, entry in list(self.entries.items()):
+            if set(holding) & set(board_now):
+                del self.entries[holding]
+                continue
+            chance = self.bot.chance(holding, round_)
+            self.entries[holding] = [entry[0], chance, True, chance > 0]
+
+    def close_round(self) -> None:
+        for holding, entry in self.entries.items():
+            entry[0] = self.mass(holding)
+
+    def narrow(self, state: BettingState, action) -> None:
+        for holding, entry in self.entries.items():
+            entry[2] = entry[2] and self.bot.action(holding, state, False) == action
+            entry[3] = entry[3] and self.bot.action(holding, state, True) == action
+
+    def live(self) -> list:
+        return [holding for holding in self.entries if self.mass(holding) > 0]
+
+    def fold_mass(self, holding, after: BettingState) -> float:
+        weight, chance, plain, mixed = self.entries[holding]
+        folded = 0.0
+        for ok, variant, share in ((plain, False, 1 - chance), (mixed, True, chance)):
+            if ok and share > 0 and self.bot.action(holding, after, variant).kind == FOLD:
+                folded += weight * share
+        return folded
+
+
 def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceBot, hole,
-                    board_now, holdings: list) -> list[tuple[float, object]]:
+                    board_now, range_: Range) -> list[tuple[float, object]]:
     """(value, action) of every action LBR considers, in the order ties are broken."""
+    holdings = range_.live()
+    masses = {holding: range_.mass(holding) for holding in holdings}
+    total = sum(masses.values())
     equities = equities_against(hole, holdings, board_now)
-    wp = sum(equities.values()) / len(holdings)
+    wp = sum(masses[holding] * equities[holding] for holding in holdings) / total
     bet = state.max_spent
     to_call = bet - state.spent[lbr]
     pot = sum(state.spent)
@@ -104,43 +159,55 @@ def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceB
             continue
         previous = target
         after = state.apply(raise_to(target))
-        responses = {holding: bot.action(holding, after).kind == FOLD for holding in holdings}
-        folds = sum(responses.values())
-        fold_share = folds / len(holdings)
-        callers = [holding for holding in holdings if not responses[holding]]
-        continuing = (sum(equities[holding] for holding in callers) / len(callers)
-                      if callers else 0.0)
+        folds = {holding: range_.fold_mass(holding, after) for holding in holdings}
+        fold_share = sum(folds.values()) / total
+        continuing = total - sum(folds.values())
+        continuing_equity = (sum((masses[h] - folds[h]) * equities[h] for h in holdings)
+                             / continuing if continuing > 0 else 0.0)
         extra = target - bet
         values.append((fold_share * pot + (1 - fold_share) * (
-            continuing * (pot + extra) - (1 - continuing) * (to_call + extra)), raise_to(target)))
+            continuing_equity * (pot + extra) - (1 - continuing_equity) * (to_call + extra)),
+            raise_to(target)))
     return values
 
 
-def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_sets: list[str]):
+def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_sets: list[str],
+                       seed: int = 0, hand_number: int = 0):
     """One hand of LBR at position `lbr`: (actions as (round, kind, raise-to), LBR's chips, the
-    bot's range before each of LBR's decisions as (holdings, sum of their indices))."""
+    bot's range before each of LBR's decisions as (holdings, sum of their indices, total weight
+    x 10^6)). The bot's mixed play draws from (seed, hand_number)."""
     state = BettingState.start(game)
-    hole = tuple(holes[lbr])
-    bot_hole = tuple(holes[1 - lbr])
+    hole = tuple(int(card) for card in holes[lbr])
+    bot_hole = tuple(sorted(int(card) for card in holes[1 - lbr]))
     every = [pair for pair in itertools.combinations(range(52), 2)]
-    holdings = [pair for pair in every if not set(pair) & set(hole)]
+    range_ = Range(bot, [pair for pair in every if not set(pair) & set(hole)])
+    range_.start_round(0, ())
     actions = []
     sizes = []
+    dealt = 0
     while not state.finished:
         round_ = state.round
-        board_now = tuple(board[:state.board_cards_visible])
-        holdings = [pair for pair in holdings if not set(pair) & set(board_now)]
-        assert tuple(sorted(bot_hole)) in holdings  # the range always holds the bot's cards
+        board_now = tuple(int(card) for card in board[:state.board_cards_visible])
+        if round_ != dealt:
+            range_.close_round()
+            range_.start_round(round_, board_now)
+            dealt = round_
+        assert range_.mass(bot_hole) > 0  # the range always holds the bot's cards
         if state.current_player != lbr:
-            action = bot.action(bot_hole, state)
+            draw = 1.0
+            if bot.chance(bot_hole, round_) > 0:
+                draw = mixing_uniform(seed, hand_number, round_, 1 - lbr)
+            action = bot.action(bot_hole, state, draw=draw)
             if not isinstance(bot.strategy, str):
-                holdings = [pair for pair in holdings if bot.action(pair, state) == action]
+                range_.narrow(state, action)
         elif action_sets[round_] == "C":
             action = CALL_ACTION
         else:
-            sizes.append((len(holdings), sum(holding_index(*pair) for pair in holdings)))
+            live = range_.live()
+            sizes.append((len(live), sum(holding_index(*pair) for pair in live),
+                          round(sum(range_.mass(pair) for pair in live) * 1e6)))
             values = one_step_values(state, lbr, action_sets[round_], bot, hole, board_now,
-                                     holdings)
+                                     range_)
             best_value, action = values[0]
             for value, candidate in values[1:]:
                 if value > best_value:

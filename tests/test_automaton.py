@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from acpc_support import LIMIT, NOLIMIT
 from bot.automaton import (BET_TO_END, GIVE_UP, RAISE_TO, WAIT_AND_SEE, RoundPlan, choose_action,
                            mode_for, plan_for_state, plan_round)
-from bot.params import load_profile
+from bot.params import RoundParams, load_profile
 from protocol import BettingState, load_game, parse_betting, raise_to
 from protocol.betting import Action
 
@@ -89,6 +89,33 @@ def test_pot_levels_start_from_the_round():
     assert plan.raise_target == int(300 + pots(flop.raise_) * 600)
     preflop = parse_betting(NL, "")  # preflop: S = the big blind, P = both blinds
     assert (max(preflop.round_start), sum(preflop.round_start)) == (100, 150)
+
+
+MIXED_FLOP = RoundParams((-0.1, 0.2, 0.5), (0, 0, 0, 0), (0.5, 0, 0, 0), levels="pot",
+                         price_margin=0.0, slow_play=0.3, bluff=0.2, bluff_size=0.75, mixing=True)
+
+
+@pytest.mark.parametrize("v, draw, betting, expected", [
+    # Mode 3 (0.2 <= v < 0.5), nothing owed on the flop (S = 100, P = 200): it bets to T =
+    # 100 + 0.5 x 200 = 200, unless the draw slow-plays it (u < 0.3): then it checks...
+    (0.3, 0.5, "cc/", "r200"),
+    (0.3, 0.29, "cc/", "c"),
+    # ... and, bet into, it plays its mode: raises to T if it can (here the minimum is 300 > 200,
+    # so it calls).
+    (0.3, 0.29, "cc/r200", "c"),
+    (0.6, 0.29, "cc/", "c"),            # mode 4 slow-plays too
+    (0.6, 0.29, "cc/r200", "r400"),     # and check-raises: twice the bet
+    (0.0, 0.1, "cc/", "c"),             # mode 2 never mixes
+    # Mode 1 (v < -0.1): a bluff with u < 0.2 bets to 100 + 0.75 x 200 = 250; facing a bet, fold.
+    (-0.5, 0.19, "cc/", "r250"),
+    (-0.5, 0.21, "cc/", "c"),
+    (-0.5, 0.1, "cc/r200", "f"),
+])
+def test_mixed_play_slow_plays_and_bluffs_by_the_draw(v, draw, betting, expected):
+    state = parse_betting(NL, betting)
+    plan = plan_for_state(MIXED_FLOP, v, state, draw)
+    assert str(choose_action(plan, state)) == expected
+    assert MIXED_FLOP.mixing_probability(v) == (0.3 if v >= 0.2 else 0.2 if v < -0.1 else 0.0)
 
 
 @st.composite

@@ -18,6 +18,7 @@ from evaluator.rng import stream_seed
 
 NL = load_game(NOLIMIT)
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
+MIXED = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-mixed.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +26,14 @@ def deals():
     return compute_deal_set(seed=3, first_deal=0, count=300)
 
 
-def python_hand(game, strategies, v, deal):
+def python_hand(game, strategies, v, deal, hand_number=0):
     """The same hand through `BettingState` and the bot's strategies (v looked up)."""
     state = BettingState.start(game)
     board = tuple(int(card) for card in deal.boards)
     holes = tuple(tuple(int(card) for card in hole) for hole in deal.holes)
     while not state.finished:
         player = state.current_player
-        view = MatchState(player, 0, state, tuple(holes[p] if p == player else ()
+        view = MatchState(player, hand_number, state, tuple(holes[p] if p == player else ()
                                                   for p in range(2)),
                           board[:state.board_cards_visible])
         state = state.apply(strategies[player].act(view))
@@ -51,7 +52,8 @@ def table_strategy(name, v_of_deal):
                                   ("allin", "seed"), ("raise", "handmade"), ("seed", "seed"),
                                   ("shover", "seed"), ("default", "prober"),
                                   ("catcher", "handmade"), ("sizer", "default"),
-                                  ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2)])
+                                  ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2),
+                                  (MIXED, "seed"), ("default", MIXED), (MIXED, MIXED)])
 def test_engine_hands_equal_python_hands(deals, pair):
     rules = encode_rules(NL)
     encoded = [encode_strategy(resolve_strategy(name)) for name in pair]
@@ -63,10 +65,10 @@ def test_engine_hands_equal_python_hands(deals, pair):
         strategies = [table_strategy(name, v_of_hole) for name in pair]
         state, payoffs = python_hand(NL, strategies, v_of_hole,
                                      type("D", (), {"holes": deal.holes[0],
-                                                    "boards": deal.boards[0]}))
+                                                    "boards": deal.boards[0]}), i)
         trace = np.full((64, 3), -1, dtype=np.int64)
         ours, _ = play_hand(rules, kinds, params, deal.v[0], deal.outcomes[0],
-                            np.uint64(stream_seed(0, i)), trace)
+                            np.uint64(stream_seed(0, i)), trace, 0, i)
         actions = [record for record in trace if record[0] >= 0]
         replay = BettingState.start(NL)
         for _, code, amount in actions:

@@ -77,6 +77,8 @@ def _others(hole, board):
     ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
     ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
     ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 100),
+    ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 100),
+    ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 25),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
@@ -98,21 +100,23 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             for round_ in range(4):  # the tables' v is the deal set's v, bit for bit
                 assert bot.v(sorted(bot_hole), round_) == deal_set.v[i, 1 - lbr, round_]
             trace = np.full((64, 3), -1, dtype=np.int64)
-            ranges = np.full((64, 2), -1, dtype=np.int64)
+            ranges = np.full((64, 3), -1, dtype=np.int64)
             payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
                               deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
                               preflop_v, holding_v[i], load_tables(), match_keys, match_counts,
                               SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
-                              np.uint64(stream_seed(seed, 2 * i + lbr)), trace, ranges)
+                              np.uint64(stream_seed(seed, 2 * i + lbr)), seed, 2 * i + lbr,
+                              trace, ranges)
             fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace
                     if r >= 0]
             actions_ref, chips, sizes = reference_lbr_hand(GAME, lbr, bot, deal_set.holes[i],
-                                                           deal_set.boards[i], actions.split(","))
+                                                           deal_set.boards[i], actions.split(","),
+                                                           seed, 2 * i + lbr)
             assert fast == actions_ref, (i, lbr)
             assert (payoff if lbr == 0 else -payoff) == chips, (i, lbr)
             assert [tuple(row) for row in ranges[:len(sizes)].tolist()] == sizes, (i, lbr)
             decisions += len(sizes)
-            narrowed += sum(size < 1000 for size, _ in sizes)
+            narrowed += sum(size < 1000 for size, _, _ in sizes)
     assert decisions > deals // 2  # LBR had real choices to make
     if isinstance(spec, Profile):
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range

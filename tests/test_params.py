@@ -119,6 +119,33 @@ def test_version_2_keys_need_version_2(text, message):
         parse_profile(text, source="v.yaml")
 
 
+def test_mixing_fields_are_tunable_when_given(tmp_path):
+    mixed = load_profile("tests/data/profiles/v2-mixed.yaml")
+    assert [(r.slow_play, r.bluff, r.bluff_size, r.mixing) for r in mixed.rounds] == [
+        (0.0, 0.0, 0.5, False), (0.3, 0.2, 0.5, True), (0.25, 0.15, 0.75, True),
+        (0.2, 0.1, 1.0, True)]
+    labels = [label for label, _, _ in mixed.tunable()]
+    assert [label for label in labels if label.startswith("river.")][-3:] == [
+        "river.slow_play", "river.bluff", "river.bluff_size"]
+    assert "preflop.slow_play" not in labels  # not given for preflop: fixed at 0
+    values = [value for _, value, _ in mixed.tunable()]
+    values[labels.index("turn.bluff")] = 0.4
+    assert mixed.with_tunable(values).rounds[2].bluff == 0.4
+    save_profile(mixed, tmp_path / "again.yaml")
+    assert load_profile(tmp_path / "again.yaml") == mixed
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("slow_play: 0.3", "slow_play: 1.5", r"flop.slow_play: 1.5 must be a number in \[0, 1\]"),
+    ("bluff_size: 0.5", "bluff_size: -1", r"flop.bluff_size: -1 must be a number in \[0, 10\]"),
+])
+def test_bad_mixing_fields_name_the_field(old, new, message):
+    text = open("tests/data/profiles/v2-mixed.yaml").read()
+    assert old in text
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text.replace(old, new, 1), source="m.yaml")
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("levels: pot", "levels: pots", r"flop.levels: 'pots' is not one of chips, pot"),
     ("price: 0.05", "price: 2.0", r"turn.price: 2.0 must be off or a margin in \[-1, 1\]"),

@@ -9,7 +9,8 @@ The run, step by step:
    over the schedule.
 3. A proposal moves the parameter by a normal step whose spread is the kind's scale (thresholds
    small, higher powers of v larger) times temperature / temperature_start; a threshold stays
-   between its neighbours (x <= y <= z) and within [-1, 1], a price margin within [-1, 1].
+   between its neighbours (x <= y <= z) and within [-1, 1], a price margin within [-1, 1], a
+   probability of mixed play within [0, 1].
 4. The proposal and the current profile play the same training deals against the opponent pool
    (`opponents`): `best` is the best profile so far, `hall` the last `hall_of_fame` bests before
    it (their weight shared), any other name a fixed profile, baseline or exploiter. For each
@@ -84,8 +85,9 @@ def temperature(config: TrainConfig, step: int, total: int) -> float:
 def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Generator,
             labels: list[str] | None = None):
     """A copy of `vector` with one parameter moved: thresholds kept ordered and in [-1, 1], a
-    price margin in [-1, 1]. `labels` (`Profile.tunable`'s) say which is which; without them
-    the vector is a version 1 profile's 44 numbers."""
+    price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots. `labels`
+    (`Profile.tunable`'s) say which is which; without them the vector is a version 1 profile's
+    44 numbers."""
     candidate = vector.copy()
     candidate[position] += rng.normal() * scale
     label = labels[position] if labels is not None else _v1_label(position)
@@ -94,9 +96,14 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
         low = candidate[position - 1] if index > 0 else -1.0
         high = candidate[position + 1] if index < 2 else 1.0
         candidate[position] = min(max(candidate[position], low), high)
-    elif label.endswith(".price"):
-        candidate[position] = min(max(candidate[position], -1.0), 1.0)
+    else:
+        low, high = _BOUNDS.get(label.rsplit(".", 1)[1], (-math.inf, math.inf))
+        candidate[position] = min(max(candidate[position], low), high)
     return candidate
+
+
+_BOUNDS = {"price": (-1.0, 1.0), "slow_play": (0.0, 1.0), "bluff": (0.0, 1.0),
+           "bluff_size": (0.0, 10.0)}
 
 
 def _v1_label(position: int) -> str:

@@ -30,7 +30,8 @@ def _default_lbr() -> dict:
 
 def _default_proposal() -> dict[str, float]:
     return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0,
-            "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03}
+            "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03, "probability": 0.1,
+            "size": 0.3}
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ class TrainConfig:
 
 _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
              "steps_per_parameter": 1, "hall_of_fame": 0}
-_PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin")
+_PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin",
+                   "probability", "size")
 
 
 def parse_config(document, source: str = "<config>") -> TrainConfig:

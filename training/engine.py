@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange, uint64
 
-from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
 
 # Strategy kinds.
@@ -70,7 +70,7 @@ HAND_STATE_SIZE = 13 + 2 * MAX_ACTIONS
 # than two players able to act and the board still to come (-1 otherwise); START_LEVEL and
 # START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
 # round's action codes and who made them.
-STRIDE = 16  # a profile's numbers per round (`bot.params.STRIDE`)
+STRIDE = 20  # a profile's numbers per round (`bot.params.STRIDE`)
 
 
 @helper
@@ -206,16 +206,35 @@ def _level(params, offset, value, pot_levels, start, pot):
 
 
 @helper
+def mixing_probability(params, round_, value):
+    """The chance that a profile's plan for v this round is the mixed one (`bot.params`)."""
+    base = STRIDE * round_
+    if value < params[base]:
+        return params[base + 15]      # bluff
+    if value < params[base + 1]:
+        return 0.0
+    return params[base + 14]          # slow play (modes 3 and 4)
+
+
+@helper
 def automaton_action(params, round_, value, spent, max_spent, pot, start, start_pot, raise_low,
-                     raise_high):
+                     raise_high, mixed):
     """(code, raise-to) of the four-mode automaton with a profile's numbers (`STRIDE` a round)
     and win rate `value` (`bot.automaton`: the mode and the levels U, T follow from v and the
-    round's start alone). spent: the player's total; pot: both totals; start, start_pot: the
-    largest total and the pot when the round began."""
+    round's start alone; `mixed` is the round's variant: slow play or bluff). spent: the
+    player's total; pot: both totals; start, start_pot: the largest total and the pot when the
+    round began."""
     base = STRIDE * round_
     facing_bet = spent < max_spent
     if value < params[base]:
-        return (FOLD_CODE if facing_bet else CALL_CODE), 0
+        if facing_bet:
+            return FOLD_CODE, 0
+        if mixed and raise_low >= 0:  # a bluff
+            target = np.int64(start + params[base + 16] * start_pot)
+            return RAISE_CODE, min(max(target, raise_low), raise_high)
+        return CALL_CODE, 0
+    if mixed and not facing_bet and value >= params[base + 1]:  # slow play: check
+        return CALL_CODE, 0
     pot_levels = params[base + 11] != 0.0
     if value < params[base + 2] and facing_bet:
         if params[base + 12] != 0.0:  # on price: fold if the equity is below price + margin
@@ -263,15 +282,16 @@ def exploiter_action(params, round_, value, spent, max_spent, pot, raise_low, ra
 
 
 @helper
-def fixed_action(kind, params, value, rules, hand, player):
-    """(code, raise-to) of a strategy that is a function of its cards' v and the betting: every
-    kind but RANDOM. This is also what a range model asks of each holding (`training.lbr`)."""
+def fixed_action(kind, params, value, rules, hand, player, mixed):
+    """(code, raise-to) of a strategy that is a function of its cards' v, the betting and (for a
+    profile with mixed play) the round's variant `mixed`: every kind but RANDOM. This is also
+    what a range model asks of each holding (`training.lbr`)."""
     raise_low, raise_high = raise_range(rules, hand, player)
     max_spent = hand[MAX_SPENT]
     if kind == PROFILE:
         return automaton_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
                                 hand[SPENT] + hand[SPENT + 1], hand[START_LEVEL],
-                                hand[START_POT], raise_low, raise_high)
+                                hand[START_POT], raise_low, raise_high, mixed)
     if kind == EXPLOITER:
         return exploiter_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
                            hand[SPENT] + hand[SPENT + 1], raise_low, raise_high)
@@ -309,8 +329,19 @@ def random_action(rules, hand, player, rng_state):
 
 
 @helper
-def _play(rules, kinds, params, v, rng_state, trace, hand):
-    """Play one hand into `hand` (its final state); returns the rng state.
+def is_mixed(kind, params, round_, value, mix_seed, hand_number, player):
+    """Whether a profile's plan this round is the mixed variant: its seeded draw
+    (`evaluator.rng.mixing_uniform`, as the TCP bot draws it) below the mixing probability."""
+    if kind != PROFILE:
+        return False
+    chance = mixing_probability(params, round_, value)
+    return chance > 0.0 and mixing_uniform(mix_seed, hand_number, round_, player) < chance
+
+
+@helper
+def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand):
+    """Play one hand into `hand` (its final state); returns the rng state. `mix_seed` and
+    `hand_number` seed the profiles' mixed play.
 
     (The deterministic kinds are called without the generator: passing it through one helper
     for every kind made the whole loop 40% slower.)"""
@@ -323,8 +354,9 @@ def _play(rules, kinds, params, v, rng_state, trace, hand):
         if kind == RANDOM:
             code, amount, rng_state = random_action(rules, hand, player, rng_state)
         else:
-            code, amount = fixed_action(kind, params[player], v[player, round_], rules, hand,
-                                        player)
+            value = v[player, round_]
+            mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
+            code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
         if traced < trace.shape[0]:  # (not `record_and_apply`: that costs the loop 30%)
             trace[traced, 0] = round_
             trace[traced, 1] = code
@@ -347,16 +379,16 @@ def record_and_apply(rules, hand, player, code, amount, trace, traced):
 
 
 @njit
-def play_hand(rules, kinds, params, v, outcome, rng_state, trace):
+def play_hand(rules, kinds, params, v, outcome, rng_state, trace, mix_seed=0, hand_number=0):
     """Play one hand; returns (payoff to position 0, rng state).
 
     rules: int64[19] from `encode_rules`; kinds[p], params[p] the strategy at position p;
     v[p, r] the win rate of position p's cards in round r; outcome: +1 if position 0 has the
     better hand at showdown, -1 if worse, 0 for a tie. `trace` (int64[n, 3] or empty) receives
-    (round, action code, raise-to) per action.
+    (round, action code, raise-to) per action. Mixed play draws from (mix_seed, hand_number).
     """
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-    rng_state = _play(rules, kinds, params, v, rng_state, trace, hand)
+    rng_state = _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand)
     return payoff_of(hand, outcome), rng_state
 
 
@@ -376,7 +408,7 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
         deal = first_deal + i
         for order in range(2):
             _play(rules, seats[order], numbers[order], v[i], stream_seed(seed, 2 * deal + order),
-                  no_trace, hand)
+                  seed, 2 * deal + order, no_trace, hand)
             sign = 1 - 2 * order  # A's chips are position 0's in the first hand, 1's in the second
             results[i, order] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, order] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])

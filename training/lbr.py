@@ -8,8 +8,11 @@ decisions it looks one step ahead, assuming both players check the hand down aft
    board: card removal) and the bot's actions so far. gambler's automaton and the fixed baselines
    decide from v (the win rate of their cards on the board) and the betting alone, so a holding
    is in the range iff, holding it, the bot would have taken exactly the actions it took (same
-   kinds, same amounts): the range is exact, every holding in it equally likely. The `random`
-   baseline's actions do not depend on its cards: its range is every holding (card removal only).
+   kinds, same amounts): the range is exact, every holding in it equally likely. A profile with
+   mixed play has two plans a round for each holding (the mixed one with its known probability:
+   LBR knows the strategy, not the dice), so each holding carries a weight: the probability that
+   its plans produced the actions seen. The `random` baseline's actions do not depend on its
+   cards: its range is every holding (card removal only).
 2. wp: LBR's equity (wins + ties / 2) against the range if nobody bets again: exact, over every
    holding in the range and every completion of the board.
 3. The value of each action in its set for the round, measured against folding now (pot = both
@@ -49,10 +52,11 @@ from evaluator.rng import stream_seed
 from gambler.errors import GamblerError
 from gambler.jit import helper, njit
 from training.evaluate import Score, score_pairs
-from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, RAISE_CODE,
-                             RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action, fixed_action,
-                             payoff_of, player_to_act, raise_range, random_action,
-                             random_fold_probability, record_and_apply, start_hand)
+from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, PROFILE,
+                             RAISE_CODE, RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action,
+                             fixed_action, is_mixed, mixing_probability, payoff_of,
+                             player_to_act, raise_range, random_action, random_fold_probability,
+                             record_and_apply, start_hand)
 
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
 ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
@@ -96,37 +100,80 @@ def _holding_v(preflop_v, holding_v, round_, index):
     return holding_v[round_ - 1, index]
 
 
+# The bot's range: float64[4, 1326] by holding index. WEIGHT: the probability mass a holding
+# carries from earlier rounds (0 once ruled out); CHANCE: the probability that this round's plan
+# for it is the mixed variant (slow play or bluff; 0 for strategies without mixed play); PLAIN,
+# MIXED: 1 while this round's actions so far are what that variant would have done, else 0.
+WEIGHT, CHANCE, PLAIN, MIXED = 0, 1, 2, 3
+
+
 @helper
-def _remove_cards(alive, holding_cards, cards, count):
-    """Card removal: drop every holding that holds one of `cards[:count]`."""
+def _mass(range_, index):
+    """A holding's probability mass now (unnormalised)."""
+    chance = range_[CHANCE, index]
+    return range_[WEIGHT, index] * ((1.0 - chance) * range_[PLAIN, index]
+                                    + chance * range_[MIXED, index])
+
+
+@helper
+def _start_round(range_, kind, params, preflop_v, holding_v, round_):
+    """A new round: each holding's chance of the mixed plan, both variants still possible."""
+    for index in range(range_.shape[1]):
+        if range_[WEIGHT, index] > 0.0:
+            chance = 0.0
+            if kind == PROFILE:
+                chance = mixing_probability(params, round_,
+                                            _holding_v(preflop_v, holding_v, round_, index))
+            range_[CHANCE, index] = chance
+            range_[PLAIN, index] = 1.0
+            range_[MIXED, index] = 1.0 if chance > 0.0 else 0.0
+
+
+@helper
+def _close_round(range_):
+    """The round's actions settle each holding's weight."""
+    for index in range(range_.shape[1]):
+        if range_[WEIGHT, index] > 0.0:
+            range_[WEIGHT, index] = _mass(range_, index)
+
+
+@helper
+def _remove_cards(range_, holding_cards, cards, count):
+    """Card removal: rule out every holding that holds one of `cards[:count]`."""
     mask = np.int64(0)
     for k in range(count):
         mask |= np.int64(1) << cards[k]
-    for index in range(alive.shape[0]):
-        if alive[index] and ((mask >> holding_cards[index, 0]) & 1
-                             or (mask >> holding_cards[index, 1]) & 1):
-            alive[index] = False
+    for index in range(range_.shape[1]):
+        if (mask >> holding_cards[index, 0]) & 1 or (mask >> holding_cards[index, 1]) & 1:
+            range_[WEIGHT, index] = 0.0
 
 
 @helper
-def _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount):
-    """Keep the holdings with which the bot would have taken (code, amount) here."""
+def _narrow(range_, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount):
+    """Keep, for each holding and plan variant, whether the bot would have taken (code, amount)
+    here."""
     round_ = hand[ROUND]
-    for index in range(alive.shape[0]):
-        if alive[index]:
+    for index in range(range_.shape[1]):
+        if range_[WEIGHT, index] > 0.0:
             value = _holding_v(preflop_v, holding_v, round_, index)
-            their_code, their_amount = fixed_action(kind, params, value, rules, hand, bot)
-            if their_code != code or (code == RAISE_CODE and their_amount != amount):
-                alive[index] = False
+            for row, mixed in ((PLAIN, False), (MIXED, True)):
+                if range_[row, index] > 0.0:
+                    their_code, their_amount = fixed_action(kind, params, value, rules, hand,
+                                                            bot, mixed)
+                    if their_code != code or (code == RAISE_CODE and their_amount != amount):
+                        range_[row, index] = 0.0
 
 
 # --- LBR's equity against each holding ----------------------------------------------------------
 
 @helper
-def _equities(tables, match_keys, match_counts, permutations, hole, board, visible, alive,
+def _equities(tables, match_keys, match_counts, permutations, hole, board, visible, range_,
               holding_cards, equity):
-    """equity[h] = LBR's exact equity (wins + ties / 2) against holding h for every holding alive,
-    with `visible` board cards and every completion of the rest."""
+    """equity[h] = LBR's exact equity (wins + ties / 2) against holding h for every holding
+    still in the range, with `visible` board cards and every completion of the rest."""
+    alive = np.empty(range_.shape[1], dtype=np.bool_)
+    for index in range(alive.shape[0]):
+        alive[index] = _mass(range_, index) > 0.0
     if visible == 0:
         for index in range(alive.shape[0]):
             if alive[index]:
@@ -194,7 +241,7 @@ def _equities(tables, match_keys, match_counts, permutations, hole, board, visib
 # --- LBR's decision -----------------------------------------------------------------------------
 
 @helper
-def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, alive, equity,
+def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, range_, equity,
                  scratch, pot, to_call, wp):
     """The one-step value of LBR raising to `target` (item 3 of the module docstring)."""
     bot = 1 - lbr
@@ -207,38 +254,44 @@ def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, a
         continuing_equity = wp
     else:
         round_ = scratch[ROUND]
-        holdings = 0
-        folds = 0
+        total = 0.0
+        folds = 0.0
         continuing = 0.0
-        for index in range(alive.shape[0]):
-            if alive[index]:
-                holdings += 1
+        for index in range(range_.shape[1]):
+            mass = _mass(range_, index)
+            if mass > 0.0:
                 value = _holding_v(preflop_v, holding_v, round_, index)
-                code, _ = fixed_action(kind, params, value, rules, scratch, bot)
-                if code == FOLD_CODE:
-                    folds += 1
-                else:
-                    continuing += equity[index]
-        fold_share = folds / holdings
-        continuing_equity = continuing / (holdings - folds) if holdings > folds else 0.0
+                chance = range_[CHANCE, index]
+                folded = 0.0
+                for row, mixed, share in ((PLAIN, False, 1.0 - chance), (MIXED, True, chance)):
+                    if range_[row, index] > 0.0 and share > 0.0:
+                        code, _ = fixed_action(kind, params, value, rules, scratch, bot, mixed)
+                        if code == FOLD_CODE:
+                            folded += range_[WEIGHT, index] * share
+                total += mass
+                folds += folded
+                continuing += (mass - folded) * equity[index]
+        fold_share = folds / total
+        continuing_equity = continuing / (total - folds) if total > folds else 0.0
     return fold_share * pot + (1.0 - fold_share) * (
         continuing_equity * (pot + extra) - (1.0 - continuing_equity) * (to_call + extra))
 
 
 @helper
-def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions, alive, equity,
+def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions, range_, equity,
                   scratch):
     """LBR's (code, raise-to): the action of best one-step value (module docstring)."""
     bet = hand[MAX_SPENT]
     to_call = bet - hand[SPENT + lbr]
     pot = hand[SPENT] + hand[SPENT + 1]
-    total = 0
+    total = 0.0
     won = 0.0
-    for index in range(alive.shape[0]):
-        if alive[index]:
-            total += 1
-            won += equity[index]
-    if total == 0:  # cannot happen with an exact range model (the tests check); stay legal
+    for index in range(range_.shape[1]):
+        mass = _mass(range_, index)
+        if mass > 0.0:
+            total += mass
+            won += mass * equity[index]
+    if total == 0.0:  # cannot happen with an exact range model (the tests check); stay legal
         return CALL_CODE, 0
     wp = won / total
     best_code = CALL_CODE
@@ -264,8 +317,8 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
         if target == previous:
             continue
         previous = target
-        value = _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, alive,
-                             equity, scratch, pot, to_call, wp)
+        value = _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target,
+                             range_, equity, scratch, pot, to_call, wp)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -278,20 +331,21 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
 @helper
 def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, ranges, line, hand, alive, equity, scratch):
+              seed, hand_number, trace, ranges, line, hand, range_, equity, scratch):
     """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
-    is left in `hand`. `bot_v[r]` is the bot's own v in round r. `ranges` (int64[k, 2], may be
-    empty) receives, at each of LBR's decisions, the bot's range as (holdings, sum of their
-    indices), for the tests. `line` (int64[4]) receives LBR's first bet or raise: its round
-    (-1 if none), 1 if it raised a bet (0: a bet), 1 if all in, and the bot's answer (an action
-    code, -1 if none). Returns the rng state."""
+    is left in `hand`. `bot_v[r]` is the bot's own v in round r; its mixed play draws from
+    (seed, hand_number). `ranges` (int64[k, 3], may be empty) receives, at each of LBR's
+    decisions, the bot's range as (holdings, sum of their indices, total weight x 10^6), for
+    the tests. `line` (int64[4]) receives LBR's first bet or raise: its round (-1 if none), 1
+    if it raised a bet (0: a bet), 1 if all in, and the bot's answer (an action code, -1 if
+    none). Returns the rng state."""
     bot = 1 - lbr
     start_hand(rules, hand)
     line[:] = -1
     awaiting_answer = False
-    for index in range(alive.shape[0]):
-        alive[index] = True
-    _remove_cards(alive, holding_cards, hole, 2)
+    range_[WEIGHT, :] = 1.0
+    _remove_cards(range_, holding_cards, hole, 2)
+    _start_round(range_, kind, params, preflop_v, holding_v, 0)
     dealt_round = 0
     equity_round = -1
     traced = 0
@@ -299,15 +353,20 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
     while hand[ENDED] == 0:
         round_ = hand[ROUND]
         if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
-            _remove_cards(alive, holding_cards, board, 2 + round_)
+            _close_round(range_)
+            _remove_cards(range_, holding_cards, board, 2 + round_)
+            _start_round(range_, kind, params, preflop_v, holding_v, round_)
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
             if kind == RANDOM:
                 code, amount, rng_state = random_action(rules, hand, bot, rng_state)
             else:
-                code, amount = fixed_action(kind, params, bot_v[round_], rules, hand, bot)
-                _narrow(alive, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount)
+                value = bot_v[round_]
+                mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
+                code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
+                _narrow(range_, kind, params, preflop_v, holding_v, rules, hand, bot, code,
+                        amount)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False
@@ -315,20 +374,23 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
             code, amount = CALL_CODE, 0
         else:
             if decisions < ranges.shape[0]:
-                ranges[decisions, 0] = 0
-                ranges[decisions, 1] = 0
-                for index in range(alive.shape[0]):
-                    if alive[index]:
+                ranges[decisions, :] = 0
+                total = 0.0
+                for index in range(range_.shape[1]):
+                    mass = _mass(range_, index)
+                    if mass > 0.0:
                         ranges[decisions, 0] += 1
                         ranges[decisions, 1] += index
+                        total += mass
+                ranges[decisions, 2] = np.int64(round(total * 1e6))
             decisions += 1
             if equity_round != round_:
                 visible = 0 if round_ == 0 else 2 + round_
                 _equities(tables, match_keys, match_counts, permutations, hole, board, visible,
-                          alive, holding_cards, equity)
+                          range_, holding_cards, equity)
                 equity_round = round_
             code, amount = _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr,
-                                         action_sets[round_], alive, equity, scratch)
+                                         action_sets[round_], range_, equity, scratch)
             if code == RAISE_CODE and line[0] < 0:
                 line[0] = round_
                 line[1] = 1 if hand[SPENT + lbr] < hand[MAX_SPENT] else 0
@@ -341,18 +403,18 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
 @njit
 def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, holding_v, tables,
              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-             trace, ranges):
+             seed, hand_number, trace, ranges):
     """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace` and
     the bot's range at each of LBR's decisions in `ranges` (`_lbr_play`). `outcome` is +1 when
     position 0 wins the showdown (-1 loses, 0 splits)."""
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-    alive = np.empty(HOLDINGS, dtype=np.bool_)
+    range_ = np.zeros((4, HOLDINGS), dtype=np.float64)
     equity = np.zeros(HOLDINGS, dtype=np.float64)
     scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     line = np.empty(4, dtype=np.int64)
     _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
               match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              trace, ranges, line, hand, alive, equity, scratch)
+              seed, hand_number, trace, ranges, line, hand, range_, equity, scratch)
     return payoff_of(hand, outcome)
 
 
@@ -366,7 +428,7 @@ def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, pre
     float64[3, 1326] (`evaluator.holdings`); the rest as `play_deals`."""
     for i in prange(holes.shape[0]):
         hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-        alive = np.empty(HOLDINGS, dtype=np.bool_)
+        range_ = np.zeros((4, HOLDINGS), dtype=np.float64)
         equity = np.zeros(HOLDINGS, dtype=np.float64)
         scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
         no_trace = np.empty((0, 3), dtype=np.int64)
@@ -374,8 +436,9 @@ def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, pre
         for lbr in range(2):
             _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, lbr], boards[i],
                       preflop_v, holding_v[i], tables, match_keys, match_counts, permutations,
-                      holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), no_trace,
-                      no_trace, lines[i, lbr], hand, alive, equity, scratch)
+                      holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), seed,
+                      2 * deal + lbr, no_trace, no_trace, lines[i, lbr], hand, range_, equity,
+                      scratch)
             sign = 1 if lbr == 0 else -1
             results[i, lbr] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
