@@ -203,15 +203,36 @@ def test_the_hall_of_fame_joins_the_pool_and_keeps_the_last_bests(tmp_path):
     assert run.state.hall[0] == start
 
 
-def test_a_new_best_must_gain_against_the_held_out_opponents(tmp_path):
-    # Training against `seed` gains; on fresh deals the proposal loses to the held-out `call`.
-    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: 1.0, 1: -1.0})
+def test_a_new_best_must_gain_against_the_held_out_opponents_too(tmp_path):
+    # Training against `seed` gains; on fresh deals the re-scoring weighs the pool (`seed`) and
+    # the held-out `call` equally: +1 and -3 chips is a loss, so no new best...
+    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: 1.0, 1: -3.0})
     run = trainer(tmp_path / "loses", backend, steps=3, opponents={"seed": 1.0},
                   held_out={"call": 1.0})
     run.run()
     assert run.state.accepted == 3 and run.state.improvements == 0
-    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: -1.0, 1: 1.0})
+    # ... though against the pool alone it gains; -1 and +3 is a gain.
+    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: -1.0, 1: 3.0})
     run = trainer(tmp_path / "gains", backend, steps=3, opponents={"seed": 1.0},
                   held_out={"call": 1.0})
     run.run()
     assert run.state.improvements == 3
+    # Training never plays the held-out opponent: only kind 0 (`seed`) on the training deals.
+    assert all(pairs == 2 for seed, pairs in backend.pair_counts if seed == DEAL_SEED)
+
+
+def test_restart_after_n_steps_without_a_new_best(tmp_path):
+    backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: -1.0, 1: -1.0})  # never a new best
+    run = trainer(tmp_path, backend, steps=5, opponents={"seed": 1.0}, restart_after=2)
+    start = list(run.state.best)
+    currents = []
+    for step in range(5):
+        run.state.target_steps = step + 1
+        run.run()
+        currents.append(list(run.state.current))
+    assert currents[0] != start and currents[1] == start  # reset after steps 0 and 1
+    assert currents[2] != start and currents[3] == start
+    records = [anneal.json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text()
+               .splitlines()]
+    assert [bool(record.get("restarted")) for record in records] == [False, True, False, True,
+                                                                     False]

@@ -25,9 +25,12 @@ The run, step by step:
    proposal - against the current profile). Metropolis: a proposal is accepted if delta >= 0,
    else with probability exp(delta / temperature).
 5. An accepted profile is re-scored against the best so far on a *fresh* deal set (the fresh
-   sets are used in turn), against the `held_out` opponents (the pool itself when none are
-   given; LBR, if weighted, on fresh LBR deals): it becomes the best only if it gains there, so
+   sets are used in turn), against the pool and the `held_out` opponents, which training never
+   plays (LBR, if weighted, on fresh LBR deals): it becomes the best only if it gains there, so
    neither the training deals' noise nor the pool's particular opponents decide what is kept.
+   With `restart_after` N, a current profile that has gone N steps without a new best starts
+   again from the best (annealing's random walk can otherwise drift where the held-out
+   opponents never let it become the best).
    (A proposal that changes no decision on the training deals, delta exactly 0, is accepted
    without re-scoring.) Each new best joins the hall of fame and is scored against every fixed
    opponent (and LBR) on one validation deal set, so the reported scores of successive bests
@@ -137,6 +140,7 @@ class RunState:
     template: str = ""                    # the starting profile (YAML): what the vectors fill in
     hall: list[list[float]] = field(default_factory=list)   # earlier bests, oldest first
     scales: dict[str, float] = field(default_factory=dict)  # s_o of `normalize`, by opponent
+    restarted_at: int = 0                 # the step after which current last went back to best
 
     def finished(self) -> bool:
         if self.target_steps is not None:
@@ -353,6 +357,11 @@ class Trainer:
                            else None, "hands": hands, "seconds": seconds,
                            "hands_per_second": hands / seconds if seconds else 0.0})
             state.step += 1
+            restart = config.restart_after
+            if restart and state.step - max(state.best_step, state.restarted_at) >= restart:
+                state.current = list(state.best)  # back to the best (item 5)
+                state.restarted_at = state.step
+                record["restarted"] = True
             self._log(record)
             self.checkpoint()
             if self.progress is not None:
@@ -370,7 +379,7 @@ class Trainer:
         deals, path = self._deals(seed, config.fresh_deals)
         profile = self.profile(candidate)
         weighted = self._objective_difference(deals, path, profile, best,
-                                              self.held_out or self.pool, best)
+                                              {**self.pool, **self.held_out}, best)
         gain = self._with_lbr(score_pairs(weighted, self.game.big_blind), profile, best,
                               self.lbr["deal_seed"] + fresh)
         improved = gain.mbb_per_hand > 0

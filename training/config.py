@@ -44,7 +44,8 @@ class TrainConfig:
     opponents: dict[str, float] = field(default_factory=_default_opponents)
     normalize: bool = False              # weigh each opponent in units of its own spread
     hall_of_fame: int = 0                # earlier bests that the pool's "hall" stands for
-    held_out: dict[str, float] = field(default_factory=dict)  # who re-scores a new best
+    held_out: dict[str, float] = field(default_factory=dict)  # who re-scores a new best too
+    restart_after: int = 0               # steps without a new best before current = best
     sweeps: int = 2                      # passes over the 44 parameters, river to preflop
     steps_per_parameter: int = 8         # annealing steps on a parameter per pass
     temperature_start: float = 20.0      # mbb/hand
@@ -57,7 +58,7 @@ class TrainConfig:
 
 
 _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
-             "steps_per_parameter": 1, "hall_of_fame": 0}
+             "steps_per_parameter": 1, "hall_of_fame": 0, "restart_after": 0}
 _PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin",
                    "probability", "size")
 
