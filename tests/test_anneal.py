@@ -65,9 +65,13 @@ def fake_deal_sets(monkeypatch):
 
 
 def trainer(tmp_path, backend, steps, **settings):
-    config = replace(TrainConfig(deals=50, fresh_deals=50, deal_seed=DEAL_SEED,
+    config = replace(TrainConfig(start="seed", deals=50, fresh_deals=50, deal_seed=DEAL_SEED,
                                  opponents={"seed": 1.0, "call": 1.0, "best": 1.0},
-                                 sweeps=1, steps_per_parameter=1), **settings)
+                                 sweeps=1, steps_per_parameter=1, normalize=False,
+                                 hall_of_fame=0, held_out={}, restart_after=0,
+                                 temperature_start=20.0, temperature_end=0.5,
+                                 lbr={**TrainConfig().lbr, "weight": 0.0, "report_hands": 0}),
+                     **settings)
     return Trainer.start(tmp_path / "run", config, GAME, backend, seed=3, steps=steps,
                          hours=None)
 
@@ -236,3 +240,22 @@ def test_restart_after_n_steps_without_a_new_best(tmp_path):
                .splitlines()]
     assert [bool(record.get("restarted")) for record in records] == [False, True, False, True,
                                                                      False]
+
+
+def test_search_candidates_are_valid_version_2_profiles():
+    from training.search import candidate, profile_of, rank
+
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        numbers = candidate(rng)
+        profile = profile_of(numbers)
+        assert profile.version == 2 and len(numbers) == 24
+        for round_params in profile.rounds:
+            x, y, z = round_params.thresholds
+            assert x <= y <= z <= 1.01 and round_params.levels == "pot"
+            assert -0.1 <= round_params.price_margin <= 0.3 and round_params.mixing
+            assert round_params.slow_play == round_params.bluff == 0.0
+    again = np.random.default_rng(2)
+    assert candidate(again) == candidate(np.random.default_rng(2))
+    row = {"scores": {"seed": 100.0, "prober": -50.0}, "lbr": 2500.0}
+    assert rank(row) == -50.0 - 0.3 * 1000.0

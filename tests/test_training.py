@@ -129,16 +129,21 @@ def test_match_refuses_bad_input_in_one_line():
     result = cli("training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
-        "profiles: default, handmade, seed; baselines: call, raise, allin, random; exploiters: " \
+        "profiles: default, default-v1, handmade, seed, v2-start; baselines: call, raise, allin, " \
+        "random; exploiters: " \
         "catcher, shover, prober, sizer)"
 
 
-SMALL = """deals: 300
+SMALL = """start: seed
+deals: 300
 fresh_deals: 300
 fresh_sets: 2
+opponents: {seed: 2.0, handmade: 0.5, call: 0.25, raise: 0.25, allin: 0.25, random: 0.25, best: 1.0}
+held_out: {}
 sweeps: 1
 steps_per_parameter: 1
 temperature: {start: 40.0, end: 1.0}
+lbr: {weight: 0, report_hands: 0}
 """
 
 
@@ -219,8 +224,11 @@ def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):
 
 
 def test_training_with_lbr_in_the_objective_and_exploiters_in_the_pool(tmp_path):
-    config = SMALL + """opponents: {seed: 1.0, shover: 1.0, best: 1.0}
+    config = "\n".join(line for line in SMALL.splitlines()
+                       if not line.startswith(("opponents:", "lbr:"))) + """
+opponents: {seed: 1.0, shover: 1.0, best: 1.0}
 lbr: {weight: 0.5, hands: 200, report_hands: 300}
+normalize: false
 """
     result = train(tmp_path, "run", "--steps", "3", "--json", config=config)
     assert result.returncode == 0, result.stderr

@@ -19,13 +19,18 @@ class ConfigError(GamblerError, ValueError):
 
 
 def _default_opponents() -> dict[str, float]:
-    return {"seed": 2.0, "handmade": 0.5, "call": 0.25, "raise": 0.25, "allin": 0.25,
-            "random": 0.25, "best": 1.0}
+    return {"seed": 1.0, "default-v1": 1.0, "call": 0.5, "raise": 0.5, "allin": 0.5,
+            "random": 0.5, "catcher": 1.0, "shover": 1.0, "sizer": 1.0, "best": 1.0,
+            "hall": 1.0}
+
+
+def _default_held_out() -> dict[str, float]:
+    return {"handmade": 1.0, "prober": 1.0}
 
 
 def _default_lbr() -> dict:
-    return {"weight": 0.0, "actions": "C,C,FCPA,FCPA", "hands": 4000, "deal_seed": 3000,
-            "report_hands": 0}
+    return {"weight": 0.5, "actions": "C,C,FCPA,FCPA", "hands": 4000, "deal_seed": 3000,
+            "report_hands": 20000}
 
 
 def _default_proposal() -> dict[str, float]:
@@ -36,20 +41,20 @@ def _default_proposal() -> dict[str, float]:
 
 @dataclass(frozen=True)
 class TrainConfig:
-    start: str = "seed"                  # profile to start from (path or shipped name)
-    deals: int = 50_000                  # deals per comparison (2 hands each, per opponent)
+    start: str = "v2-start"              # profile to start from (path or shipped name)
+    deals: int = 20_000                  # deals per comparison (2 hands each, per opponent)
     deal_seed: int = 1000                # the training deals are deals 0..deals-1 of this seed
-    fresh_deals: int = 50_000            # deals per re-scoring of an accepted profile
+    fresh_deals: int = 20_000            # deals per re-scoring of an accepted profile
     fresh_sets: int = 4                  # fresh deal sets used in turn (seeds deal_seed + 1 ...)
     opponents: dict[str, float] = field(default_factory=_default_opponents)
-    normalize: bool = False              # weigh each opponent in units of its own spread
-    hall_of_fame: int = 0                # earlier bests that the pool's "hall" stands for
-    held_out: dict[str, float] = field(default_factory=dict)  # who re-scores a new best too
-    restart_after: int = 0               # steps without a new best before current = best
-    sweeps: int = 2                      # passes over the 44 parameters, river to preflop
-    steps_per_parameter: int = 8         # annealing steps on a parameter per pass
-    temperature_start: float = 20.0      # mbb/hand
-    temperature_end: float = 0.5         # mbb/hand; geometric cooling in between
+    normalize: bool = True               # weigh each opponent in units of its own spread
+    hall_of_fame: int = 4                # earlier bests that the pool's "hall" stands for
+    held_out: dict[str, float] = field(default_factory=_default_held_out)  # re-scoring too
+    restart_after: int = 40              # steps without a new best before current = best
+    sweeps: int = 3                      # passes over the tunable numbers, river to preflop
+    steps_per_parameter: int = 5         # annealing steps on a parameter per pass
+    temperature_start: float = 30.0      # mbb/hand
+    temperature_end: float = 1.0         # mbb/hand; geometric cooling in between
     proposal: dict[str, float] = field(default_factory=_default_proposal)
     lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
 
