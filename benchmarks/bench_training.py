@@ -2,10 +2,13 @@
 
     python benchmarks/bench_training.py [--deals 20000]
 
-Profile against profile (seed vs handmade) on one deal set whose win rates already exist, as in
-training. Rows: the numba engine on one core, on all cores (numba threads, identical results),
-and the peer measured in the same run: the protocol's `BettingState` with the bot's automaton in
-Python, hand by hand. Also the one-off cost of a deal set's exact win rates.
+Profile against profile on one deal set whose win rates already exist, as in training, for three
+pairs: version 1 (seed vs handmade), plain version 2 (the shipped default with its mixed play
+switched off, vs seed: pot levels and price-aware calls) and the shipped default as it is (mixed
+play: one seeded draw per player and round). Rows per pair: the numba engine on one core, on all
+cores (numba threads, identical results), and the peer measured in the same run: the protocol's
+`BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code path, mixed
+draws included). Also the one-off cost of a deal set's exact win rates.
 """
 
 from __future__ import annotations
@@ -14,15 +17,21 @@ import argparse
 import statistics
 import time
 
+from dataclasses import replace
+
 import numba
 import numpy as np
 
 from bot.automaton import choose_action, plan_for_state
 from bot.params import load_profile
+from evaluator.rng import mixing_uniform
 from protocol import BettingState, load_game
 from training.deals import compute_deal_set
 from machine import machine_line
 from training.engine import encode_rules, encode_strategy, play_deals, play_deals_parallel
+
+
+MIX_SEED = 1
 
 
 def python_hands(game, deals, first, second, count: int) -> float:
@@ -36,27 +45,28 @@ def python_hands(game, deals, first, second, count: int) -> float:
                 position = state.current_player
                 key = (position, state.round)
                 if key not in plans:
-                    plans[key] = plan_for_state(order[position].rounds[state.round],
-                                                deals.v[i, position, state.round], state)
+                    params = order[position].rounds[state.round]
+                    draw = (mixing_uniform(MIX_SEED, i, state.round, position) if params.mixing
+                            else 1.0)
+                    plans[key] = plan_for_state(params, deals.v[i, position, state.round], state,
+                                                draw)
                 state = state.apply(choose_action(plans[key], state))
     return 2 * count / (time.perf_counter() - started)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=20000)
-    options = parser.parse_args()
-    game = load_game()
-    started = time.perf_counter()
-    deals = compute_deal_set(seed=77, first_deal=0, count=options.deals)
-    win_rate_seconds = time.perf_counter() - started
-    first, second = load_profile("seed"), load_profile("handmade")
-    rules = encode_rules(game)
+def without_mixing(profile):
+    """The profile with slow play and bluffs switched off (probabilities 0)."""
+    rounds = tuple(replace(r, slow_play=0.0, bluff=0.0, mixing=False) for r in profile.rounds)
+    return replace(profile, name=f"{profile.name} (no mixing)", rounds=rounds)
+
+
+def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
+    """Median hands per second of the engine, one core then all numba threads."""
     a, b = encode_strategy(first), encode_strategy(second)
     results = np.zeros((len(deals), 2), dtype=np.int64)
     adjusted = np.zeros((len(deals), 2))
-    arguments = (rules, *a, *b, deals.v, deals.outcomes, deals.allin_equity, 1, 0, results,
-                 adjusted)
+    arguments = (rules, *a, *b, deals.v, deals.outcomes, deals.allin_equity, MIX_SEED, 0,
+                 results, adjusted)
     play_deals(*arguments)
     play_deals_parallel(*arguments)
     rows = []
@@ -71,16 +81,35 @@ def main() -> None:
             times.append(time.perf_counter() - clock)
         rows.append((label, 2 * len(deals) / statistics.median(times)))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    reference = statistics.median(python_hands(game, deals, first, second, 300)
-                                  for _ in range(3))
-    print(f"{machine_line()}, numba {numba.__version__}; seed vs handmade, "
-          f"{len(deals):,} duplicate deals ({2 * len(deals):,} hands), medians")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20000)
+    options = parser.parse_args()
+    game = load_game()
+    started = time.perf_counter()
+    deals = compute_deal_set(seed=77, first_deal=0, count=options.deals)
+    win_rate_seconds = time.perf_counter() - started
+    rules = encode_rules(game)
+    default = load_profile("default")
+    pairs = (("version 1: seed vs handmade", load_profile("seed"), load_profile("handmade")),
+             ("plain version 2: default without mixing vs seed", without_mixing(default),
+              load_profile("seed")),
+             ("mixed version 2: default vs seed", default, load_profile("seed")))
+    print(f"{machine_line()}, numba {numba.__version__}; {len(deals):,} duplicate deals "
+          f"({2 * len(deals):,} hands), medians")
     print()
-    print("| engine | hands/s | ratio to the Python rules |")
-    print("|---|---|---|")
-    for label, rate in rows:
-        print(f"| {label} | {rate:,.0f} | {rate / reference:,.0f}x |")
-    print(f"| Python `BettingState` + automaton (peer) | {reference:,.0f} | 1x |")
+    print("| pair | engine | hands/s | ratio to the Python rules |")
+    print("|---|---|---|---|")
+    for title, first, second in pairs:
+        rows = engine_rates(rules, deals, first, second)
+        reference = statistics.median(python_hands(game, deals, first, second, 300)
+                                      for _ in range(3))
+        for label, rate in rows:
+            print(f"| {title} | {label} | {rate:,.0f} | {rate / reference:,.0f}x |")
+        print(f"| {title} | Python `BettingState` + automaton (peer) | {reference:,.0f} | 1x |")
     print()
     print(f"Exact win rates for the deal set (once, cached on disk afterwards): "
           f"{win_rate_seconds:.1f} s, {1000 * win_rate_seconds / len(deals):.2f} ms per deal "
