@@ -2,6 +2,7 @@
 
     gambler-equity AsKc --board Qh7c2d
     gambler-equity AsKc --samples 100000 --seed 7 --json
+    gambler-equity AsKc --board Qh7c2d --vs QQ+,AKs,AQo
 """
 
 from __future__ import annotations
@@ -28,29 +29,47 @@ def _describe(rate) -> str:
               help="Monte Carlo with N deals instead of exact enumeration.")
 @click.option("--seed", type=SEED_RANGE, default=None, metavar="N",
               help="Seed for --samples (default: a fresh one, printed).")
+@click.option("--vs", "against", default=None, metavar="RANGE",
+              help="Against a range instead of a random hand: QQ+,AKs,AQo, 22-55, A2s+, one "
+                   "holding (QdQh), weights (T9s:0.5). Exact.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(hole: str, board: str, samples: int | None, seed: int | None, as_json: bool) -> None:
-    """Win rate of HOLE (e.g. AsKc) against one uniformly random hand.
+def command(hole: str, board: str, samples: int | None, seed: int | None, against: str | None,
+            as_json: bool) -> None:
+    """Win rate of HOLE (e.g. AsKc) against one uniformly random hand, or a range (--vs).
 
     Prints W, T, L (win, tie, loss probabilities), v = W - L and equity = W + T/2. Exact
-    unless --samples is given: preflop from a table of the 169 starting hands, later streets
-    by enumerating every board and opponent hand.
+    unless --samples is given: preflop from a table of the 169 starting hands (of every
+    preflop matchup with --vs), later streets by enumerating every board and opponent hand.
     """
     hole_codes = parse_cards(hole, count=2)
     board_codes = parse_cards(board, count=BOARD_SIZES)
-    from evaluator.rates import win_rate  # numba loads only once the input is known to be good
+    combos = None
+    if against is not None:
+        if samples is not None:
+            raise click.UsageError("--samples applies to a random opponent, not to --vs")
+        from evaluator.ranges import live_combos, parse_range, range_win_rate
 
-    rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed)
+        weights = parse_range(against)
+        rate = range_win_rate(hole_codes, board_codes, weights)
+        combos = live_combos(hole_codes, board_codes, weights)
+    else:
+        from evaluator.rates import win_rate  # numba loads only once the input is known good
+
+        rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed)
     hole_text, board_text = format_cards(hole_codes), format_cards(board_codes)
     if as_json:
-        click.echo(json.dumps({
+        result = {
             "hole": hole_text, "board": board_text, "win": rate.win, "tie": rate.tie,
             "loss": rate.loss, "v": rate.v, "equity": rate.equity, "exact": rate.exact,
-            "samples": rate.samples, "seed": rate.seed, "std_error": rate.std_error}))
+            "samples": rate.samples, "seed": rate.seed, "std_error": rate.std_error}
+        if against is not None:
+            result.update({"vs": against, "combos": combos})
+        click.echo(json.dumps(result))
         return
     spread = "" if rate.exact else f" ± {rate.std_error:.4f} (1 s.e.)"
-    click.echo(f"{hole_text} on {board_text or 'no board'} ({_describe(rate)})")
+    opponent = "" if against is None else f" against {against} ({combos:g} combos live)"
+    click.echo(f"{hole_text} on {board_text or 'no board'}{opponent} ({_describe(rate)})")
     click.echo(f"  win     {rate.win:8.3%}")
     click.echo(f"  tie     {rate.tie:8.3%}")
     click.echo(f"  loss    {rate.loss:8.3%}")
