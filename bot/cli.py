@@ -24,9 +24,9 @@ from protocol.gamedef import DEFAULT_GAME, load_game
 @click.argument("host")
 @click.argument("port", type=click.IntRange(1, 65535))
 @click.option("--params", "profile", default="default", show_default=True, metavar="PROFILE",
-              help="Profile: a YAML path, a shipped name (default, seed, handmade), a "
-                   "baseline (call, raise, allin, random) or an exploiter (catcher, shover, "
-                   "prober, sizer).")
+              help="Profile: a YAML path, a shipped name (default, default-v1, seed, handmade, "
+                   "v2-start), a baseline (call, raise, allin, random) or an exploiter "
+                   "(catcher, shover, prober, sizer).")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (a path or a shipped name).")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
