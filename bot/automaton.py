@@ -38,6 +38,7 @@ from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, BettingState, rai
 
 GIVE_UP, WAIT_AND_SEE, RAISE_TO, BET_TO_END = range(4)
 MODE_NAMES = ("give up", "wait and see", "raise to some amount", "bet to the end")
+MODE_KEYS = ("give-up", "wait-and-see", "raise-to", "bet-to-end")  # one word each, for logs
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +120,52 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
         return CALL_ACTION
     target = plan.raise_target if opponent_to < plan.raise_target else 2 * opponent_to
     return raise_to(legal.clamp(target))
+
+
+def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> dict[str, object]:
+    """Why the automaton took `action` in `betting` under `plan`, as (name, value) pairs in the
+    order a decision line shows them: v and the mode; U, or with price-aware calls the equity
+    (1 + v) / 2, the price to_call / (pot + to_call) and the margin; T; the round's mixed
+    variant if drawn (slow play, or the bluff's total); the pot (both totals), what is owed,
+    the legal raise-to range (None when no raise is legal) and the action."""
+    player = betting.current_player
+    legal = betting.legal_actions()
+    to_call = betting.max_spent - betting.spent[player]
+    pot = sum(betting.spent)
+    fields: dict[str, object] = {"v": plan.v, "mode": MODE_KEYS[plan.mode]}
+    if plan.price_margin is None:
+        fields["U"] = plan.call_limit
+    else:
+        fields["equity"] = (1.0 + plan.v) / 2.0
+        fields["price"] = to_call / (pot + to_call)
+        fields["margin"] = plan.price_margin
+    fields["T"] = plan.raise_target
+    if plan.slow:
+        fields["slow_play"] = True
+    if plan.bluff_to is not None:
+        fields["bluff_to"] = plan.bluff_to
+    fields["pot"] = pot
+    fields["to_call"] = to_call
+    fields["raise_range"] = ((legal.min_raise_to, legal.max_raise_to) if legal.can_raise
+                             else None)
+    fields["action"] = str(action)
+    return fields
+
+
+def format_fields(fields: dict[str, object]) -> str:
+    """`name=value` pairs separated by spaces: v and fractions to 4 decimals, a raise range as
+    `low..high` (`-` when no raise is legal)."""
+    parts = []
+    for name, value in fields.items():
+        if name == "raise_range":
+            text = "-" if value is None else f"{value[0]}..{value[1]}"
+        elif name == "v":
+            text = f"{value:+.4f}"
+        elif isinstance(value, bool):
+            text = "yes" if value else "no"
+        elif isinstance(value, float):
+            text = f"{value:.4f}"
+        else:
+            text = str(value)
+        parts.append(f"{name}={text}")
+    return " ".join(parts)

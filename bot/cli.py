@@ -2,6 +2,7 @@
 
     gambler 127.0.0.1 58669
     gambler 127.0.0.1 58669 --params configs/params/mine.yaml --log hands.txt
+    gambler --explain "MATCHSTATE:0:12:cr300c/:AsKc|/Qh7c2d"
 
 Host and port come last and nothing else is required, so ACPC scripts (`play_match.pl`) can
 start it as they start any player. The summary goes to stderr.
@@ -16,13 +17,13 @@ import click
 
 from gambler.cli import SEED_RANGE, debug_option, fail, run
 from protocol.client import DealerConnection, play_match
-from protocol.errors import GameDefinitionError
+from protocol.errors import GameDefinitionError, ProtocolError
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("host")
-@click.argument("port", type=click.IntRange(1, 65535))
+@click.argument("host", required=False)
+@click.argument("port", type=click.IntRange(1, 65535), required=False)
 @click.option("--params", "profile", default="default", show_default=True, metavar="PROFILE",
               help="Profile: a YAML path, a shipped name (default, default-v1, seed, handmade, "
                    "v2-start), a baseline (call, raise, allin, random) or an exploiter "
@@ -34,14 +35,22 @@ from protocol.gamedef import DEFAULT_GAME, load_game
 @click.option("--seed", type=SEED_RANGE, default=0, show_default=True,
               help="Seed for --samples and the random baseline.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              metavar="FILE", help="One line per hand: hand, position, cards, betting, result.")
+              metavar="FILE", help="One line per hand (hand, position, cards, betting, result) "
+                                   "and one per decision (v, mode, U or price, T, pot, owed, "
+                                   "legal raises, action).")
 @click.option("--quiet", is_flag=True, help="Only errors and the final summary on stderr.")
+@click.option("--explain", "state_line", default=None, metavar="STATE",
+              help="No match: print the decision for one MATCHSTATE line where it is our turn.")
 @debug_option
-def command(host, port, profile, game_file, samples, seed, log_path, quiet) -> None:
-    """Play heads-up hold'em against the ACPC dealer at HOST PORT."""
+def command(host, port, profile, game_file, samples, seed, log_path, quiet, state_line) -> None:
+    """Play heads-up hold'em against the ACPC dealer at HOST PORT (or explain one decision)."""
     from bot.player import Player
     from bot.strategies import load_strategy
 
+    if state_line is None and (host is None or port is None):
+        raise click.UsageError("give HOST and PORT to play, or --explain STATE")
+    if state_line is not None and host is not None:
+        raise click.UsageError("--explain takes no HOST or PORT")
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise GameDefinitionError(
@@ -49,6 +58,9 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet) -> N
             f"cards, boards 0 3 1 1), not this game ({game.num_players} players, "
             f"{game.num_suits} x {game.num_ranks} cards, {game.num_hole_cards} hole cards)")
     strategy = load_strategy(profile, seed=seed, samples=samples)
+    if state_line is not None:
+        explain(strategy, game, state_line)
+        return
     try:
         connection = DealerConnection(host, port)
     except OSError as error:
@@ -77,6 +89,27 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet) -> N
     last = events.last_state
     if last is not None and not last.finished:
         fail("gambler", f"the connection was lost during hand {last.hand}")
+
+
+def explain(strategy, game, line: str) -> None:
+    """Print the decision the strategy makes in one MATCHSTATE line, with the decision log's
+    fields one per line."""
+    from bot.automaton import format_fields
+    from bot.player import ROUND_NAMES
+    from bot.strategies import act_and_explain
+    from protocol.matchstate import format_cards_field, parse_matchstate
+
+    state = parse_matchstate(game, line.strip())
+    if not state.is_our_turn:
+        raise ProtocolError(f"{line.strip()!r}: not our turn (position {state.position}), "
+                            "nothing to decide")
+    _, fields = act_and_explain(strategy, state)
+    cards = format_cards_field(game, state.betting.round, state.hole_cards, state.board)
+    click.echo(f"{strategy.name}, hand {state.hand}, position {state.position}, "
+               f"{ROUND_NAMES[state.betting.round]}: cards {cards}, betting "
+               f"{state.betting.betting_string() or '(none)'}")
+    for name, value in fields.items():
+        click.echo(f"  {format_fields({name: value}).replace('=', ' ', 1):s}")
 
 
 def main(argv=None) -> None:

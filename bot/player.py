@@ -3,6 +3,10 @@
 `Player` times every decision, records each finished hand (its own computation of the result,
 from the final state the dealer sends), writes the optional per-hand log, and summarises the match:
 hands, chips won, mbb/hand, decision latency p50/p99 and ms/hand.
+
+The log has two kinds of lines: per hand `HAND POSITION CARDS BETTING RESULT`, and before it one
+line per decision, `decision HAND POSITION ROUND name=value ...` (`bot.automaton.decision_fields`:
+v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action).
 """
 
 from __future__ import annotations
@@ -12,10 +16,15 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from bot.automaton import format_fields
+from bot.strategies import act_and_explain
 from protocol.betting import Action
 from protocol.client import MatchEvents
 from protocol.errors import ProtocolError
 from protocol.matchstate import MatchState, format_cards_field
+
+
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 @dataclass
@@ -70,13 +79,20 @@ class Player:
         self.log_file = log_file
         self.warn = warn
         if log_file is not None:
-            log_file.write("# hand position cards betting result\n")
+            log_file.write("# hand position cards betting result\n"
+                           "# decision hand position round name=value ... (one per action)\n")
 
     def decide(self, state: MatchState) -> Action:
         started = time.perf_counter()
-        action = self.strategy.act(state)
+        if self.log_file is None:
+            action = self.strategy.act(state)
+        else:
+            action, fields = act_and_explain(self.strategy, state)
         self.record.latencies.append(time.perf_counter() - started)
         self.record.last_state = state
+        if self.log_file is not None:
+            self.log_file.write(f"decision {state.hand} {state.position} "
+                                f"{ROUND_NAMES[state.betting.round]} {format_fields(fields)}\n")
         return action
 
     def hand_ended(self, state: MatchState) -> None:

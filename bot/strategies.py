@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.automaton import RoundPlan, choose_action, plan_for_state
+from bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
 from bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
 from bot.params import Profile, ProfileError, load_profile, shipped_profile_names
 from evaluator import win_rate
@@ -74,6 +74,24 @@ class RandomStrategy:
         return raise_to(self.rng.randint(legal.min_raise_to, legal.max_raise_to))
 
 
+def betting_fields(state: MatchState) -> dict[str, object]:
+    """The pot (both totals), what the player to act owes and its legal raise-to range."""
+    betting = state.betting
+    legal = betting.legal_actions()
+    return {"pot": sum(betting.spent),
+            "to_call": betting.max_spent - betting.spent[betting.current_player],
+            "raise_range": (legal.min_raise_to, legal.max_raise_to) if legal.can_raise else None}
+
+
+def act_and_explain(strategy, state: MatchState) -> tuple[Action, dict[str, object]]:
+    """Any strategy's action and the fields of its decision line (a baseline: the betting)."""
+    explain = getattr(strategy, "act_and_explain", None)
+    if explain is not None:
+        return explain(state)
+    action = strategy.act(state)
+    return action, {**betting_fields(state), "action": str(action)}
+
+
 def exact_win_rate(hole, board) -> float:
     return win_rate(hole, board).v
 
@@ -126,6 +144,12 @@ class ProfileStrategy(RoundWinRate):
     def act(self, state: MatchState) -> Action:
         return choose_action(self.plan_for(state), state.betting)
 
+    def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
+        """The action and why (`bot.automaton.decision_fields`)."""
+        plan = self.plan_for(state)
+        action = choose_action(plan, state.betting)
+        return action, decision_fields(plan, state.betting, action)
+
 
 class ExploiterStrategy(RoundWinRate):
     """An exploiter's rules (`bot.exploiters`), deciding from v and the betting."""
@@ -137,6 +161,12 @@ class ExploiterStrategy(RoundWinRate):
 
     def act(self, state: MatchState) -> Action:
         return exploiter_action(self.rules, self.round_v(state)[0], state.betting)
+
+    def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
+        """The action, with v, the pot, what is owed and the legal raise-to range."""
+        v = self.round_v(state)[0]
+        action = exploiter_action(self.rules, v, state.betting)
+        return action, {"v": v, **betting_fields(state), "action": str(action)}
 
 
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:

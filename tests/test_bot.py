@@ -1,5 +1,6 @@
 """The bot at the table: baselines, and `gambler` against `gambler-dealer` over loopback."""
 
+import re
 import socket
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import pytest
 
 from acpc_support import NOLIMIT
 from bot.strategies import RandomStrategy, load_strategy
-from protocol import load_game, parse_matchstate
+from protocol import BettingState, load_game, parse_matchstate
+from protocol.matchstate import parse_reply_action
 from protocol.client import LineReader
 
 GAME = load_game(NOLIMIT)
@@ -80,6 +82,20 @@ def test_profile_strategy_keeps_its_plan_for_the_round():
     assert strategy.plans_made == 2
 
 
+def own_actions(betting: str, position: int):
+    """The actions `position` took in a hand's betting string, replayed on the rules."""
+    game = load_game(NOLIMIT)
+    state = BettingState.start(game)
+    actions = []
+    for round_text in betting.split("/"):
+        for token in re.findall(r"[fc]|r\d+", round_text):
+            action = parse_reply_action(game, token)
+            if state.current_player == position:
+                actions.append(action)
+            state = state.apply(action)
+    return actions
+
+
 def gambler(*args):
     return [sys.executable, "-m", "bot.cli", *args]
 
@@ -110,9 +126,18 @@ def test_bot_plays_whole_matches_legally_and_scores_them_like_the_dealer(tmp_pat
               if line.startswith("STATE:")]
     assert len(logged) == 300
     for seat in range(2):
-        rows = [line.split() for line in (tmp_path / f"bot{seat}.txt").read_text().splitlines()
-                if not line.startswith("#")]
+        lines = (tmp_path / f"bot{seat}.txt").read_text().splitlines()
+        rows = [line.split() for line in lines if not line.startswith(("#", "decision "))]
         assert len(rows) == 300
+        # One decision line per action the bot took, in order, naming that action.
+        decisions = [line.split() for line in lines if line.startswith("decision ")]
+        taken = [(hand, str(action)) for hand, position, _, betting, _ in rows
+                 for action in own_actions(betting, int(position))]
+        assert [(d[1], d[-1].removeprefix("action=")) for d in decisions] == taken
+        if (first, second)[seat] == "default":
+            assert all(d[3] in ("preflop", "flop", "turn", "river") and d[4].startswith("v=")
+                       and d[5].split("=")[1] in ("give-up", "wait-and-see", "raise-to",
+                                                  "bet-to-end") for d in decisions)
         for (hand, position, cards, betting, result), state_line in zip(rows, logged):
             assert (int(hand), betting) == (int(state_line[1]), state_line[2])
             assert float(result) == float(state_line[4].split("|")[int(position)])
@@ -200,3 +225,66 @@ def test_losing_the_dealer_mid_hand_exits_1():
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == \
         "gambler: error: the connection was lost during hand 0"
+
+
+def explain(capsys, *argv):
+    from bot.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--explain", *argv])
+    captured = capsys.readouterr()
+    return exit_.value.code, captured.out, captured.err
+
+
+V_ASKC_QH7C2D = 589791 / 1070190 - 468930 / 1070190  # exact, tests/test_win_rate.py
+
+
+def test_explain_a_version_1_decision_worked_by_hand(capsys):
+    from bot.params import load_profile
+
+    flop = load_profile("seed").rounds[1]
+    v = V_ASKC_QH7C2D
+    call_limit = int(sum(c * v ** k for k, c in enumerate(flop.call)))
+    raise_target = int(sum(c * v ** k for k, c in enumerate(flop.raise_)))
+    x, y, z = flop.thresholds
+    assert x <= v < y  # wait and see: call unless the opponent's total passes U
+    code, out, err = explain(capsys, "MATCHSTATE:1:12:cr300c/r600:|AsKc/Qh7c2d", "--params",
+                             "seed")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "seed, hand 12, position 1, flop: cards |AsKc/Qh7c2d, betting cr300c/r600",
+        f"  v {v:+.4f}", "  mode wait-and-see", f"  U {call_limit}", f"  T {raise_target}",
+        "  pot 900", "  to_call 300", "  raise_range 900..20000",
+        f"  action {'c' if 600 <= call_limit else 'f'}"]
+
+
+@pytest.mark.parametrize("bet, action", [(700, "c"), (2300, "f")])
+def test_explain_a_price_aware_decision(capsys, bet, action):
+    # Ks2s on Qh7c2d: wait and see for the default profile, so it calls exactly when its equity
+    # (1 + v) / 2 is at least the price to_call / (pot + to_call) plus the flop's margin.
+    from bot.params import load_profile
+    from evaluator import win_rate
+
+    flop = load_profile("default").rounds[1]
+    v = win_rate("Ks2s", "Qh7c2d").v
+    assert flop.thresholds[0] <= v < flop.thresholds[1]
+    to_call, pot = bet - 300, 300 + bet
+    price = to_call / (pot + to_call)
+    code, out, _ = explain(capsys, f"MATCHSTATE:1:12:cr300c/r{bet}:|Ks2s/Qh7c2d")
+    fields = dict(line.split() for line in out.splitlines()[1:])
+    assert code == 0
+    assert (fields["mode"], fields["pot"], fields["to_call"]) == ("wait-and-see", str(pot),
+                                                                  str(to_call))
+    assert fields["price"] == f"{price:.4f}" and fields["margin"] == f"{flop.price_margin:.4f}"
+    assert fields["equity"] == f"{(1 + v) / 2:.4f}"
+    assert fields["action"] == ("f" if (1 + v) / 2 < price + flop.price_margin else "c") == action
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["MATCHSTATE:0:12:cr300c/r600:AsKc|/Qh7c2d"], "not our turn (position 0)"),
+    (["MATCHSTATE:0:12:crX:AsKc|/Qh7c2d"], "betting 'cr': raise 'r' needs a size"),
+    (["MATCHSTATE:1:12:cr300c/r600:|AsKc/Qh7c2d", "127.0.0.1"], "--explain takes no HOST"),
+])
+def test_explain_refuses_bad_input_in_one_line(capsys, argv, message):
+    code, out, err = explain(capsys, *argv)
+    assert code != 0 and out == "" and message in err and len(err.splitlines()) == 1
