@@ -26,7 +26,12 @@ SEED_RANGE = click.IntRange(min=0, max=MAX_SEED)
 
 
 def debug_option(function):
-    """`--debug`: show tracebacks. `run` reads it from the arguments, the command ignores it."""
+    """`--debug`: show tracebacks (`run` reads it from the arguments, the command ignores it);
+    and `--version`, which every command has with it."""
+    from gambler import __version__
+
+    function = click.version_option(__version__, "--version", message="%(prog)s %(version)s",
+                                    help="Show the version and exit.")(function)
     return click.option("--debug", is_flag=True, expose_value=False, is_eager=True,
                         help="Show the traceback of any error.")(function)
 

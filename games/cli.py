@@ -35,6 +35,7 @@ def _emit(as_json: bool, payload: dict, lines: list[str]) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@debug_option
 def command() -> None:
     """Game-theory solvers: CFR on Kuhn and Leduc poker, one-card poker's GA, regret matching,
     misère Nim."""
@@ -57,13 +58,16 @@ def _cfr(game: str, algorithm: str, iterations: int, seed: int, as_json: bool):
 
 @command.command("kuhn")
 @click.option("--algorithm", type=click.Choice(["cfr", "cfr+", "dcfr", "mccfr"]), default="cfr+",
+              help="CFR, CFR+, discounted CFR or Monte Carlo (external sampling) CFR.",
               show_default=True)
-@click.option("--iterations", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--iterations", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Iterations to run.")
 @click.option("--loss-aversion", "loss_aversion", type=click.FloatRange(min=0, min_open=True),
               default=None, help="Solve the loss-averse game (losses weigh this much) by "
                                  "Lemke-Howson instead.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def kuhn(algorithm, iterations, loss_aversion, seed, as_json) -> None:
     """Kuhn poker: CFR-family solvers, or a loss-averse equilibrium."""
@@ -125,10 +129,13 @@ def _kuhn_loss_averse(loss_aversion: float, as_json: bool) -> None:
 
 @command.command("leduc")
 @click.option("--algorithm", type=click.Choice(["cfr", "cfr+", "dcfr", "mccfr"]), default="cfr+",
+              help="CFR, CFR+, discounted CFR or Monte Carlo (external sampling) CFR.",
               show_default=True)
-@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Iterations to run.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def leduc(algorithm, iterations, seed, as_json) -> None:
     """Leduc hold'em: CFR-family solvers with exact exploitability."""
@@ -155,18 +162,25 @@ def _bets(text: str) -> tuple[int, ...]:
 
 
 @command.command("onecard")
-@click.option("--cards", type=click.IntRange(min=2), default=10, show_default=True)
-@click.option("--bets", default="0:20:2", show_default=True, metavar="LO:HI:STEP")
-@click.option("--ante", type=click.IntRange(min=1), default=5, show_default=True)
-@click.option("--population", type=click.IntRange(min=2), default=200, show_default=True)
-@click.option("--generations", type=click.IntRange(min=0), default=50, show_default=True)
+@click.option("--cards", type=click.IntRange(min=2), default=10, show_default=True,
+              help="Cards in the deck, each player draws one.")
+@click.option("--bets", default="0:20:2", show_default=True, metavar="LO:HI:STEP",
+              help="The bet sizes player A may choose from.")
+@click.option("--ante", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Each player's ante.")
+@click.option("--population", type=click.IntRange(min=2), default=200, show_default=True,
+              help="Strategies in each player's population.")
+@click.option("--generations", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Generations to evolve.")
 @click.option("--parents", type=click.FloatRange(0, 1, min_open=True), default=2 / 3,
               show_default=True, help="Fraction of the fittest that breed.")
-@click.option("--mutation", type=click.FloatRange(0, 0.5), default=0.05, show_default=True)
+@click.option("--mutation", type=click.FloatRange(0, 0.5), default=0.05, show_default=True,
+              help="Probability that a gene is redrawn (B's calls: twice it).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="PNG of A's bets and B's calls over the generations (matplotlib).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def onecard(cards, bets, ante, population, generations, parents, mutation, plot_path, seed,
             as_json) -> None:
@@ -239,7 +253,8 @@ def _plot_onecard(game, result, path: str) -> None:
 # --- regret matching ------------------------------------------------------------------------------
 
 @command.command("rps")
-@click.option("--iterations", type=click.IntRange(min=1), default=10000, show_default=True)
+@click.option("--iterations", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Iterations to run.")
 @click.option("--opponent", default=None, metavar="R,P,S",
               help="A fixed opponent strategy (default: self-play).")
 @click.option("--matrix", "matrix_path", type=click.Path(dir_okay=False), default=None,
@@ -249,8 +264,9 @@ def _plot_onecard(game, result, path: str) -> None:
 @click.option("--variant", type=click.Choice(["cumulative", "last"]), default="cumulative",
               show_default=True, help="Strategies from cumulative regrets, or (the seed's "
                                       "mistake) from the last iteration's.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def rps(iterations, opponent, matrix_path, weighted, variant, seed, as_json) -> None:
     """Regret matching against a fixed opponent or in self-play."""
@@ -296,15 +312,20 @@ def _named(names, values) -> str:
 # --- Nim ------------------------------------------------------------------------------------------
 
 @command.command("nim")
-@click.option("--rows", default="1,3,5,7,9", show_default=True)
+@click.option("--rows", default="1,3,5,7,9", show_default=True,
+              help="Objects in each row, comma-separated.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Most objects one move may take.")
 @click.option("--selection", type=click.Choice(["plus", "comma"]), default="plus",
               show_default=True, help="(mu + lambda) or (mu, lambda).")
-@click.option("--population", type=click.IntRange(min=2), default=15, show_default=True)
-@click.option("--offspring", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--generations", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--mutation", type=click.FloatRange(0, 1), default=0.15, show_default=True)
+@click.option("--population", type=click.IntRange(min=2), default=15, show_default=True,
+              help="Parents kept each generation (mu).")
+@click.option("--offspring", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Children made each generation (lambda).")
+@click.option("--generations", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Generations to evolve.")
+@click.option("--mutation", type=click.FloatRange(0, 1), default=0.15, show_default=True,
+              help="Probability that a child is mutated (one gene).")
 @click.option("--matches", type=click.IntRange(min=1), default=8, show_default=True,
               help="Games per fitness evaluation.")
 @click.option("--opponent", type=click.Choice(["seed", "optimal", "random", "population"]),
@@ -312,8 +333,9 @@ def _named(names, values) -> str:
                                                       "competitive fitness).")
 @click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
               help="Games per reported win rate.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def nim(rows, limit, selection, population, offspring, generations, mutation, matches, opponent,
         games, seed, as_json) -> None:

@@ -54,3 +54,37 @@ def test_lazy_evaluator_names_resolve_to_the_kernels():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "True"]
+
+
+def test_every_command_tells_its_version():
+    from gambler import __version__
+
+    with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
+        scripts = tomllib.load(file)["project"]["scripts"]
+    for name, target in sorted(scripts.items()):
+        module = target.split(":")[0]
+        out = subprocess.run([sys.executable, "-c", f"import sys, {module} as m; sys.argv[0] = "
+                              f"{name!r}; m.main(['--version'])"], capture_output=True,
+                             text=True)
+        assert (out.returncode, out.stdout.strip()) == (0, f"{name} {__version__}"), out.stderr
+
+
+def test_every_option_of_every_command_has_help():
+    import importlib
+
+    import click
+
+    def options_without_help(command, path):
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from options_without_help(sub, f"{path} {name}")
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.help:
+                yield f"{path} {param.opts[0]}"
+
+    with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
+        scripts = tomllib.load(file)["project"]["scripts"]
+    missing = [entry for name, target in sorted(scripts.items())
+               for entry in options_without_help(
+                   importlib.import_module(target.split(":")[0]).command, name)]
+    assert missing == []

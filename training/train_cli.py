@@ -56,7 +56,8 @@ def _progress_line(record: dict, state) -> None:
               help="Local worker processes for evaluation.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Evaluate on a Dask distributed cluster (the cluster extra).")
-@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE")
+@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
+              help="ACPC game definition (heads-up no-limit hold'em).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout at the end.")
 @debug_option
 @click.pass_context
