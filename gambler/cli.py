@@ -53,6 +53,13 @@ def run(command: click.Command, argv: Sequence[str] | None = None,
         sys.exit(exit_.exit_code)
     except click.Abort:
         fail(program, "interrupted", EXIT_INTERRUPTED)
+    except click.NoSuchOption as error:
+        if debug:
+            raise
+        if error.option_name[1:].isdigit():  # click reads "-5" as an option
+            fail(program, f"{error.option_name}: negative numbers are not accepted here (counts "
+                          "and seeds are 0 or more)", error.exit_code)
+        fail(program, error.format_message() + " (see --help)", error.exit_code)
     except click.ClickException as error:
         if debug:
             raise

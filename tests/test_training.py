@@ -125,6 +125,13 @@ def test_match_json_is_deterministic_and_worker_independent():
     assert other["mbb_per_hand"] != first["mbb_per_hand"]
 
 
+def test_match_says_it_rounded_odd_hands():
+    result = cli("training.match_cli", "call", "raise", "--hands", "3", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["hands"] == 4
+    assert result.stderr.strip() == "gambler-match: note: --hands 3 rounded up to 4 (whole " \
+        "duplicate deals: each deal is played twice, the seats swapped)"
+
+
 def test_match_refuses_bad_input_in_one_line():
     result = cli("training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
@@ -260,6 +267,7 @@ normalize: false
     ("lbr: {actions: 'C,C,FPA,FCPA'}\n", "lbr.actions: action sets 'C,C,FPA,FCPA': set 3"),
     ("lbr: {hands: 1}\n", "lbr.hands: 1 must be an integer >= 2"),
     ("lbr: {depth: 3}\n", "lbr: unknown key 'depth'"),
+    ("deals: [1,\n  2\nopponents: {", "small.yaml:3:10: not valid YAML: expected ',' or ']'"),
 ])
 def test_bad_configs_name_the_key(tmp_path, config, message):
     result = train(tmp_path, "bad", "--steps", "1", config=config)

@@ -196,7 +196,14 @@ def load_config(name: str | Path | None) -> TrainConfig:
         else:
             raise ConfigError(f"no training config {str(name)!r}")
     try:
-        document = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{name}: cannot read: {error}") from None
+        text = path.read_text()
+    except OSError as error:
+        raise ConfigError(f"{name}: cannot read: {error.strerror or error}") from None
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ConfigError(f"{name}{where}: not valid YAML: {problem}") from None
     return parse_config(document, str(name))

@@ -128,6 +128,9 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
+    if hands % 2:
+        click.echo(f"gambler-match: note: --hands {hands} rounded up to {hands + 1} (whole "
+                   "duplicate deals: each deal is played twice, the seats swapped)", err=True)
     started = time.perf_counter()
     if engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
