@@ -17,7 +17,7 @@ import click
 
 from gambler.cli import SEED_RANGE, debug_option, fail, run
 from protocol.client import DealerConnection, play_match
-from protocol.errors import GameDefinitionError, ProtocolError
+from protocol.errors import GameDefinitionError, ProtocolError, UnreadableStateError
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
@@ -79,7 +79,11 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
         try:
             player = Player(strategy, game.big_blind, log_file=log_file,
                             warn=None if quiet else sys.stderr)
-            events = play_match(connection, game, player.decide, player.events())
+            try:
+                events = play_match(connection, game, player.decide, player.events())
+            except UnreadableStateError as error:
+                fail("gambler", f"{error}; is the dealer playing the game of --game "
+                                f"({game_file})?")
         finally:
             if log_file is not None:
                 log_file.close()

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol.betting import CALL_ACTION, Action
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, UnreadableStateError
 from protocol.gamedef import Game
 from protocol.matchstate import MatchState, parse_matchstate
 
@@ -126,7 +126,10 @@ def play_match(connection: DealerConnection, game: Game,
     `decide` gets each state where it is our turn and returns an action. The action is checked
     against the rules before it is sent: if `decide` fails or returns an illegal action, the
     error is reported and a check/call (always legal) is sent instead, so no illegal action ever
-    leaves this function. Malformed lines are reported and skipped.
+    leaves this function. Lines that are not states are reported and skipped; a MATCHSTATE line
+    that does not parse under `game` is reported and raises `UnreadableStateError`: it may be
+    our turn, and a bot that skipped it would leave the dealer waiting (a real dealer sends
+    such lines only when it plays another game).
     """
     events = events or MatchEvents()
     while True:
@@ -141,6 +144,8 @@ def play_match(connection: DealerConnection, game: Game,
         except ProtocolError as error:
             if events.on_bad_line:
                 events.on_bad_line(line, error)
+            if line.startswith("MATCHSTATE:"):
+                raise UnreadableStateError(f"cannot read the dealer's state: {error}") from None
             continue
         events.last_state = state
         if state.finished:

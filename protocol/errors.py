@@ -19,3 +19,8 @@ class GameDefinitionError(ProtocolError):
 
 class IllegalActionError(ProtocolError):
     """An action that is not legal in the state it is applied to."""
+
+
+class UnreadableStateError(ProtocolError):
+    """A MATCHSTATE line from the dealer that does not parse under our game: we cannot tell
+    whether it is our turn, so playing on could leave the dealer waiting for us."""

@@ -5,6 +5,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 
 import pytest
@@ -204,8 +205,22 @@ class OneShotDealer:
         self.server.close()
 
 
-def test_malformed_lines_are_skipped_and_a_clean_close_exits_0():
-    dealer = OneShotDealer(["MATCHSTATE:0:0:cc/:7s5s|/AhKh",       # malformed: skipped
+def test_a_state_of_another_game_fails_at_once_naming_the_game():
+    # A limit dealer's state (a raise without a size) read by a no-limit bot: it may be the
+    # bot's turn, so it stops at once instead of leaving the dealer waiting.
+    dealer = OneShotDealer(["MATCHSTATE:0:0:r:4cKs|", "MATCHSTATE:0:0:rr:4cKs|"])
+    started = time.perf_counter()
+    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--params", "seed"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and time.perf_counter() - started < 60
+    assert result.stderr.strip().splitlines()[-1] == (
+        "gambler: error: cannot read the dealer's state: 'MATCHSTATE:0:0:r:4cKs|': betting 'r': "
+        "raise 'r' needs a size; is the dealer playing the game of --game "
+        "(holdem.nolimit.2p.reverse_blinds.game)?")
+
+
+def test_lines_that_are_not_states_are_skipped_and_a_clean_close_exits_0():
+    dealer = OneShotDealer(["MATCHSTATE 0 0 cc 7s5s",               # malformed: skipped
                             "MATCHSTATE:0:0:c:AsAh|",              # our turn
                             "MATCHSTATE:0:0:cc/cc/cc/cc:AsAh|2c3d/KdQs7h/4c/9s"])  # hand over
     result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--params", "seed"),

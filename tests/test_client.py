@@ -8,6 +8,7 @@ import pytest
 
 from acpc_support import NOLIMIT, transcript
 from protocol import Action, load_game, raise_to
+from protocol.errors import UnreadableStateError
 from protocol.client import (VERSION_LINE, ConnectionClosed, DealerConnection, LineReader,
                              LineTimeout, MatchEvents, play_match)
 
@@ -88,13 +89,23 @@ def test_answers_echo_the_line_and_skip_comments_and_others_turns():
     assert events.answered == 2
 
 
-def test_malformed_lines_are_reported_and_skipped():
+def test_lines_that_are_not_states_are_reported_and_skipped():
     bad = []
     events = MatchEvents(on_bad_line=lambda line, error: bad.append((line, str(error))))
-    received, _ = run_client(["MATCHSTATE:1:0:zz:|3c6h", "garbage", "MATCHSTATE:1:0::|3c6h"],
+    received, _ = run_client(["garbage", "MATCH STATE", "MATCHSTATE:1:0::|3c6h"],
                              lambda state: Action("c"), events)
     assert received[-1] == "MATCHSTATE:1:0::|3c6h:c"
-    assert [line for line, _ in bad] == ["MATCHSTATE:1:0:zz:|3c6h", "garbage"]
+    assert [line for line, _ in bad] == ["garbage", "MATCH STATE"]
+
+
+def test_an_unreadable_state_stops_the_client_at_once():
+    # It might be our turn: skipping it would leave the dealer waiting for an answer.
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    with pytest.raises(UnreadableStateError) as error:
+        run_client(["MATCHSTATE:1:0:zz:|3c6h"], lambda state: Action("c"), events)
+    assert str(error.value).startswith("cannot read the dealer's state: 'MATCHSTATE:1:0:zz:|3c6h'")
+    assert bad == ["MATCHSTATE:1:0:zz:|3c6h"]
 
 
 @pytest.mark.parametrize("decision", [
