@@ -15,7 +15,7 @@ import time
 
 import click
 
-from gambler.cli import SEED_RANGE, debug_option, fail, run
+from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, run
 from protocol.client import DealerConnection, play_match
 from protocol.errors import GameDefinitionError, ProtocolError, UnreadableStateError
 from protocol.gamedef import DEFAULT_GAME, load_game
@@ -51,6 +51,8 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
         raise click.UsageError("give HOST and PORT to play, or --explain STATE")
     if state_line is not None and host is not None:
         raise click.UsageError("--explain takes no HOST or PORT")
+    if log_path is not None:
+        check_output_path(log_path, "--log")
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise GameDefinitionError(

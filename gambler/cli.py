@@ -36,6 +36,30 @@ def debug_option(function):
                         help="Show the traceback of any error.")(function)
 
 
+def check_output_path(path: str | os.PathLike, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written: its folder is missing or
+    not writable, or it is a folder or an unwritable file. Nothing is created."""
+    target = os.path.abspath(os.fspath(path))
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise click.BadParameter(f"{path} is a folder, not a file", param_hint=option)
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"{path}: the folder {folder} does not exist", param_hint=option)
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise click.BadParameter(f"{path} is not writable", param_hint=option)
+    if not os.path.exists(target) and not os.access(folder, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"{path}: cannot write in the folder {folder}", param_hint=option)
+
+
+def require_matplotlib(option: str) -> None:
+    """Refuse a plot option, before any work, when the `plot` extra is not installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError(f"{option} needs matplotlib: pip install 'gambler[plot]'") \
+            from None
+
+
 def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"{program}: error: {message}", err=True)
     sys.exit(code)

@@ -17,7 +17,7 @@ import time
 import click
 import numpy as np
 
-from gambler.cli import debug_option, run
+from gambler.cli import check_output_path, debug_option, require_matplotlib, run
 from gambler.errors import GamblerError
 
 
@@ -187,6 +187,9 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
     """One-card poker: the seed's genetic algorithm, measured against the exact solution."""
     from games.onecard import OneCardGame, run_ga, solve_exactly, strategy_tables
 
+    if plot_path:
+        check_output_path(plot_path, "--plot")
+        require_matplotlib("--plot")
     game = OneCardGame(cards, _bets(bets), ante)
     exact = solve_exactly(game)
     result = run_ga(game, population, generations, parents, mutation, seed,

@@ -1,10 +1,13 @@
-"""The numba cache directory gambler chooses when NUMBA_CACHE_DIR is unset."""
+"""Every command's plumbing: the numba cache directory gambler chooses when NUMBA_CACHE_DIR is
+unset, start-up without numba, --version and help on every option, output paths checked first."""
 
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 PROBE = "import numba, gambler.jit; print(numba.config.CACHE_DIR)"
 
@@ -88,3 +91,30 @@ def test_every_option_of_every_command_has_help():
                for entry in options_without_help(
                    importlib.import_module(target.split(":")[0]).command, name)]
     assert missing == []
+
+
+@pytest.mark.parametrize("module, argv, option", [
+    ("bot.cli", ["127.0.0.1", "1", "--log", "{missing}/hands.txt"], "--log"),
+    ("training.train_cli", ["--steps", "1", "--run-dir", "{tmp}/run", "--out",
+                            "{missing}/best.yaml"], "--out"),
+    ("games.cli", ["onecard", "--generations", "1", "--plot", "{missing}/ga.png"], "--plot"),
+])
+def test_output_paths_are_checked_before_the_work(tmp_path, module, argv, option):
+    # gambler would otherwise connect first (port 1 refuses), gambler-train train first.
+    argv = [arg.format(missing=tmp_path / "missing", tmp=tmp_path) for arg in argv]
+    result = subprocess.run([sys.executable, "-m", module, *argv], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"Invalid value for {option}: " in result.stderr
+    assert f"the folder {tmp_path / 'missing'} does not exist" in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_plot_without_matplotlib_is_refused_before_the_work(tmp_path):
+    probe = ("import sys; sys.modules['matplotlib'] = None; from games.cli import main; "
+             f"main(['onecard', '--plot', {str(tmp_path / 'ga.png')!r}])")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == ("gambler-games: error: --plot needs matplotlib: pip install "
+                                     "'gambler[plot]' (see --help)")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from gambler.cli import SEED_RANGE, debug_option, fail, run
+from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
@@ -72,6 +72,8 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
 
     if steps is not None and hours is not None:
         raise click.UsageError("--steps and --hours exclude each other")
+    if out:
+        check_output_path(out, "--out")
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
