@@ -97,6 +97,11 @@ def run(command: click.Command, argv: Sequence[str] | None = None,
         if debug:
             raise
         fail(program, "interrupted", EXIT_INTERRUPTED)
+    except MemoryError as error:  # a request too big for this machine: --hands, --samples, ...
+        if debug:
+            raise
+        fail(program, f"not enough memory for this request ({error or 'MemoryError'}); ask for "
+                      "less: fewer hands, deals or samples")
     except Exception as error:  # a bug: still one line unless asked, but say how to see more
         if debug:
             raise

@@ -282,3 +282,20 @@ def test_plot_draws_the_training_curve(tmp_path):
     import matplotlib.image
     image = matplotlib.image.imread(result.stdout.strip())
     assert image.shape[0] > 500 and image.shape[1] > 800  # a 10 x 7 inch figure at 110 dpi
+
+
+def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
+    huge = cli("training.match_cli", "seed", "handmade", "--hands", "100000000000")
+    assert huge.returncode == 1 and huge.stderr.startswith(
+        "gambler-match: error: not enough memory for this request (Unable to allocate")
+    (tmp_path / "file").write_text("")
+    blocked = train(tmp_path, "file/run", "--steps", "1")
+    assert blocked.returncode == 1 and blocked.stderr.strip() == (
+        f"gambler-train: error: cannot create the run folder {tmp_path / 'file' / 'run'}: "
+        "Not a directory")
+    import training.evaluate
+    from training.evaluate import Backend, BackendError
+
+    monkeypatch.setattr(training.evaluate, "CONNECT_SECONDS", 1)
+    with pytest.raises(BackendError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
+        Backend(scheduler="tcp://127.0.0.1:1")

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gambler.errors import GamblerError
 from training.deals import DealSet
 from training.engine import play_deals
 
@@ -106,6 +107,13 @@ def _warm_worker() -> None:
                np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)))
 
 
+class BackendError(GamblerError):
+    """A backend that cannot start: no dask.distributed, or no scheduler at the address."""
+
+
+CONNECT_SECONDS = 10  # how long to wait for a Dask scheduler
+
+
 class Backend:
     """Runs chunks of engine work: here, in local processes, or on a Dask cluster."""
 
@@ -117,9 +125,13 @@ class Backend:
             try:
                 from dask.distributed import Client
             except ImportError:
-                raise RuntimeError("--scheduler needs dask.distributed: "
+                raise BackendError("--scheduler needs dask.distributed: "
                                    "pip install 'gambler[cluster]'") from None
-            self.client = Client(scheduler)
+            try:
+                self.client = Client(scheduler, timeout=CONNECT_SECONDS)
+            except (OSError, TimeoutError, ValueError) as error:
+                raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: "
+                                   f"{error}") from None
         if self.client is None and self.workers > 1:
             context = multiprocessing.get_context("spawn")  # no fork of numba's threads
             self.pool = concurrent.futures.ProcessPoolExecutor(

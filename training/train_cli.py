@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from datetime import datetime
@@ -91,6 +92,13 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
             if (directory / CHECKPOINT).exists():
                 fail("gambler-train", f"{directory} already holds a run; use --resume "
                                       f"{directory} or another --run-dir")
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                fail("gambler-train", f"cannot create the run folder {directory}: "
+                                      f"{error.strerror or error}")
+            if not os.access(directory, os.W_OK | os.X_OK):
+                fail("gambler-train", f"cannot write in the run folder {directory}")
             trainer = Trainer.start(directory, config, game, backend, seed, steps, hours,
                                     progress)
         started = time.perf_counter()
