@@ -93,7 +93,10 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
     record.finished = time.perf_counter()
     click.echo(f"gambler: {record.summary()}", err=True)
     last = events.last_state
-    if last is not None and not last.finished:
+    if last is None:
+        fail("gambler", f"{host}:{port} closed the connection without sending a single state: "
+                        "is it an ACPC dealer?")
+    if not last.finished:
         fail("gambler", f"the connection was lost during hand {last.hand}")
 
 

@@ -233,6 +233,16 @@ def test_lines_that_are_not_states_are_skipped_and_a_clean_close_exits_0():
     assert "1 hands, +100 chips, +1000.0 mbb/hand" in result.stderr
 
 
+def test_a_server_that_sends_no_state_is_not_a_match():
+    dealer = OneShotDealer(["HTTP/1.1 400 Bad Request"])
+    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--quiet"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"gambler: error: 127.0.0.1:{dealer.port} closed the connection without sending a "
+        "single state: is it an ACPC dealer?")
+
+
 def test_losing_the_dealer_mid_hand_exits_1():
     dealer = OneShotDealer(["MATCHSTATE:0:0:c:AsAh|"])
     result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--quiet"),
