@@ -93,7 +93,11 @@ def lemke_howson(row_payoffs: np.ndarray, column_payoffs: np.ndarray,
 
 def is_equilibrium(A: np.ndarray, B: np.ndarray, x: np.ndarray, y: np.ndarray,
                    tolerance: float = 1e-9) -> bool:
-    """No pure strategy gains more than `tolerance` for either player."""
+    """x and y are mixed strategies (non-negative, summing to 1 within `tolerance`) and no pure
+    strategy gains more than `tolerance` for either player against them."""
+    for strategy in (x, y):
+        if strategy.min() < -tolerance or abs(strategy.sum() - 1.0) > tolerance:
+            return False
     return bool((A @ y).max() <= x @ A @ y + tolerance and (x @ B).max() <= x @ B @ y + tolerance)
 
 

@@ -310,3 +310,47 @@ def test_bad_input_is_one_line(args, message):
     result = games(*args)
     assert result.returncode != 0 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# --- the README's claims, pinned ----------------------------------------------------------------
+
+def test_is_equilibrium_rejects_what_is_not_a_pair_of_mixed_strategies():
+    A = np.array([[1.0, -1.0], [-1.0, 1.0]])  # matching pennies: (1/2, 1/2) each
+    half = np.array([0.5, 0.5])
+    assert is_equilibrium(A, -A, half, half)
+    zeros = np.zeros(2)  # every payoff 0: no pure strategy gains over it, yet not a strategy
+    assert not is_equilibrium(A, -A, zeros, zeros)
+    assert not is_equilibrium(A, -A, np.array([1.5, -0.5]), half)
+    assert not is_equilibrium(A, -A, half, np.array([0.5, 0.6]))
+
+
+def test_loss_averse_kuhn_as_the_readme_tells_it():
+    payload = json.loads(games("kuhn", "--loss-aversion", "3", "--json").stdout)
+    averse, neutral = payload["loss_averse"], payload["risk_neutral"]
+    assert [averse[card] for card in "012"] == [0.0, 0.0, 0.0]  # player 0 never bets
+    assert Fraction(averse["1pb"]).limit_denominator(100) == Fraction(1, 7)  # was 1/3
+    assert Fraction(averse["0p"]).limit_denominator(100) == Fraction(3, 5)   # J bluff, was 1/3
+    assert Fraction(averse["1b"]).limit_denominator(100) == Fraction(1, 7)   # Q calls, was 1/3
+    assert neutral["1pb"] == neutral["0p"] == neutral["1b"] == pytest.approx(1 / 3, abs=1e-8)
+    assert Fraction(payload["expected_chips"]).limit_denominator(1000) == Fraction(-17, 210)
+
+
+def test_one_card_ga_default_run_as_the_readme_tells_it():
+    payload = json.loads(games("onecard", "--json").stdout)  # 200 a side, 50 generations, seed 0
+    first, last = payload["history"][0], payload["history"][-1]
+    assert (round(first["exploitability_population"], 2),
+            round(last["exploitability_population"], 2)) == (2.79, 1.06)
+    assert (round(first["exploitability_best"], 2), round(last["exploitability_best"], 2)) == \
+        (3.73, 2.75)
+    assert (first["bluff_rate"], last["bluff_rate"]) == (0.895, 0.85)
+    assert payload["revisits"] == 0  # no cycling by that measure
+
+
+def test_nim_evolution_default_run_as_the_readme_tells_it():
+    payload = json.loads(games("nim", "--json").stdout)
+    assert payload["genome"] == [1.0, True]  # always among the lowest non-zero nim-sum moves
+    rates = payload["win_rate"]
+    assert rates["seed"]["first"] == rates["seed"]["second"] == 1.0
+    assert rates["optimal"]["first"] == rates["optimal"]["second"] == 0.0
+    assert 0.92 <= rates["random"]["second"] <= rates["random"]["first"] <= 0.94
+    assert payload["seed_player_vs_optimal"] == {"first": 0.0, "second": 0.0}
