@@ -2,7 +2,7 @@
 
     cards ──► hand values (numba, lookup tables) ──► win rates (exact, Monte Carlo, preflop table)
 
-Public API (see `../shared/CONTRACT.md`):
+Public API (the README's "Python API"):
 
 * `parse_cards("AsKc")` -> uint8 codes (rank * 4 + suit, the ACPC order); `format_cards`.
 * `rank_hands(hands)` -> values of many 5-, 6- or 7-card hands (higher is better).

@@ -1,6 +1,6 @@
 """Command-line plumbing shared by every gambler command.
 
-The contract (`../shared/CONTRACT.md`): every command has `--help`, exits 0 on success, and on bad
+The contract (the README): every command has `--help`, exits 0 on success, and on bad
 input exits non-zero with a one-line message on stderr; a traceback only with `--debug`.
 `run` gives a click command that behaviour; `debug_option` adds the `--debug` flag.
 """

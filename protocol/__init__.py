@@ -3,7 +3,7 @@
     gamedef (.game files) ─► betting (pure rules) ◄─ matchstate (codec) ◄── client.py / dealer.py
 
 Everything here agrees with the ACPC server's `game.c` and `dealer.c` to the chip; the tests
-replay the real dealer's transcripts and logs in `../shared/acpc/`.
+replay the real dealer's transcripts and logs in `tests/data/acpc/`.
 """
 
 from protocol.betting import (CALL, CALL_ACTION, FOLD, FOLD_ACTION, RAISE, Action, BettingState,

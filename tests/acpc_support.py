@@ -1,4 +1,4 @@
-"""Helpers for the protocol tests: the real dealer's data in ../shared/acpc, and local matches."""
+"""Helpers for the protocol tests: the real dealer's data in tests/data/acpc, and local matches."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from protocol import Action, load_game, parse_betting
 from protocol.client import DealerConnection, play_match
 from protocol.dealer import Dealer, DealerOptions
 
-# Copies of ../shared/acpc (recorded from the ACPC server's own dealer) and ../shared/acpc-games.
+# Recorded from the ACPC server's own dealer (tests/data/acpc) and the standard game files.
 ACPC = Path(__file__).resolve().parent / "data" / "acpc"
 ACPC_GAMES = ACPC / "games"
 
