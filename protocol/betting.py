@@ -82,11 +82,6 @@ class LegalActions:
     def can_raise(self) -> bool:
         return self.min_raise_to is not None
 
-    @property
-    def is_check(self) -> bool:
-        """Calling costs nothing (the player has matched the bet, or is all-in)."""
-        return not self.can_fold
-
     def clamp(self, target: int) -> int:
         """`target` moved into the legal raise range (a raise must be legal)."""
         if self.min_raise_to is None:

@@ -29,7 +29,7 @@ def test_limp_gives_the_big_blind_its_option_and_no_fold():
     state = play(NL, "c")
     assert state.round == 0 and state.current_player == 0
     legal = state.legal_actions()
-    assert not legal.can_fold and legal.is_check and legal.min_raise_to == 200
+    assert not legal.can_fold and legal.call_to == 100 and legal.min_raise_to == 200
     with pytest.raises(IllegalActionError, match="fold is not legal when checking is free"):
         state.apply(FOLD_ACTION)
     flop = state.apply(CALL_ACTION)
