@@ -15,6 +15,22 @@ from evaluator.cards import BOARD_SIZES, format_cards, parse_cards
 from gambler.cli import SEED_RANGE, debug_option, run
 
 
+def _progress_line():
+    """A `progress(done, total)` that keeps one line on a terminal's stderr up to date (long
+    Monte Carlo runs only), or None when stderr is not a terminal."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total > 20_000_000:
+            end = "\n" if done == total else ""
+            click.echo(f"\r{done:,} of {total:,} samples", err=True, nl=False)
+            click.echo(end, err=True, nl=False)
+    return show
+
+
 def _describe(rate) -> str:
     if rate.exact:
         return "exact"
@@ -56,7 +72,8 @@ def command(hole: str, board: str, samples: int | None, seed: int | None, agains
     else:
         from evaluator.rates import win_rate  # numba loads only once the input is known good
 
-        rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed)
+        rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed,
+                        progress=_progress_line() if samples else None)
     hole_text, board_text = format_cards(hole_codes), format_cards(board_codes)
     if as_json:
         result = {

@@ -33,6 +33,11 @@ from gambler.jit import njit
 
 
 
+#: Monte Carlo deals per kernel call (about a quarter of a second): interrupts and progress
+#: happen between calls. Up to this many samples, one call on stream 0 of the seed.
+MONTE_CARLO_CHUNK = 10_000_000
+
+
 @dataclass(frozen=True)
 class WinRate:
     """W, T, L of one spot (fractions summing to 1) and how they were found."""
@@ -82,11 +87,14 @@ def _check_samples(samples) -> None:
         raise ValueError(f"samples must be a positive integer, not {samples!r}")
 
 
-def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None) -> WinRate:
+def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None,
+             progress=None) -> WinRate:
     """Win rate of `hole` (2 cards) on `board` (0, 3, 4 or 5 cards) against one random hand.
 
     Cards are strings (`"AsKc"`) or sequences of codes. `samples=None` is exact; `samples=N`
-    draws N deals with `seed` (a fresh random seed if None, reported in the result).
+    draws N deals with `seed` (a fresh random seed if None, reported in the result), in chunks
+    of `MONTE_CARLO_CHUNK` deals, chunk k from stream k of the seed (so Ctrl-C is answered
+    between chunks, well within a second); `progress(done, total)` is told after each chunk.
 
     >>> win_rate("2c3d", "AsKsQsJsTs").equity  # the royal flush on board splits every pot
     0.5
@@ -109,12 +117,18 @@ def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None
         return WinRate.from_counts(wins, ties, losses, exact=True)
     _check_samples(samples)
     used_seed = _resolve_seed(seed)
-    state = np.uint64(stream_seed(used_seed, 0))
-    if board_list:
-        wins, ties, losses = sampled_counts(load_tables(), hole_codes, board_codes, int(samples),
-                                            state)
-    else:
-        wins, ties, losses = sampled_preflop_counts(load_tables(), hole_codes, int(samples), state)
+    counts = np.zeros(3, dtype=np.int64)
+    tables = load_tables()
+    for chunk, start in enumerate(range(0, int(samples), MONTE_CARLO_CHUNK)):
+        size = min(MONTE_CARLO_CHUNK, int(samples) - start)
+        state = np.uint64(stream_seed(used_seed, chunk))
+        if board_list:
+            counts += sampled_counts(tables, hole_codes, board_codes, size, state)
+        else:
+            counts += sampled_preflop_counts(tables, hole_codes, size, state)
+        if progress is not None:
+            progress(start + size, int(samples))
+    wins, ties, losses = counts.tolist()
     return WinRate.from_counts(wins, ties, losses, exact=False, samples=int(samples),
                                seed=used_seed)
 

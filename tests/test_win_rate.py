@@ -202,3 +202,44 @@ def test_preflop_classes_cover_every_hole():
     assert [class_name(class_index(*parse_cards(hole).tolist())) for hole in
             ("AsAh", "AsKs", "KsAd", "7c2d", "2d7c", "Tc9c")] == \
         ["AA", "AKs", "AKo", "72o", "72o", "T9s"]
+
+
+def test_long_monte_carlo_runs_in_chunks_of_their_own_streams(monkeypatch):
+    """Up to MONTE_CARLO_CHUNK samples: one kernel call on stream 0 (results of earlier versions
+    unchanged); beyond, chunk k on stream k, so that Ctrl-C and progress happen between calls."""
+    import evaluator.rates as rates
+    from evaluator.rng import stream_seed
+    from evaluator.showdown import sampled_counts
+    from evaluator.tables import load_tables
+
+    hole, board = parse_cards("AsKc"), parse_cards("Qh7c2d")
+    single = win_rate(hole, board, samples=2500, seed=9)
+    expected = sampled_counts(load_tables(), hole, board, 2500, np.uint64(stream_seed(9, 0)))
+    assert round(single.win * 2500) == expected[0] and round(single.loss * 2500) == expected[2]
+    monkeypatch.setattr(rates, "MONTE_CARLO_CHUNK", 1000)
+    seen = []
+    chunked = win_rate(hole, board, samples=2500, seed=9,
+                       progress=lambda done, total: seen.append((done, total)))
+    parts = [sampled_counts(load_tables(), hole, board, size, np.uint64(stream_seed(9, k)))
+             for k, size in enumerate((1000, 1000, 500))]
+    assert round(chunked.win * 2500) == sum(p[0] for p in parts)
+    assert round(chunked.tie * 2500) == sum(p[1] for p in parts)
+    assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
+
+
+def test_ctrl_c_stops_a_huge_monte_carlo_run_at_once():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "evaluator.cli", "AsKc", "--samples",
+                                "10000000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    time.sleep(4)  # imports and kernel loading, then sampling
+    process.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    out, err = process.communicate(timeout=30)
+    assert time.perf_counter() - sent < 3
+    assert process.returncode == 130 and out == ""
+    assert err.strip().splitlines()[-1] == "gambler-equity: error: interrupted"
