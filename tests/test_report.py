@@ -1,0 +1,128 @@
+"""`gambler-report`: per-player results and style from ACPC logs, checked on a hand-worked log,
+on the real dealer's log (its SCORE line) and on a duplicate pair played by gambler-dealer."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from acpc_support import ACPC
+
+MINI = Path(__file__).parent / "data" / "logs" / "mini.log"
+
+
+def report(*argv):
+    result = subprocess.run([sys.executable, "-m", "training.report_cli", *map(str, argv)],
+                            capture_output=True, text=True, timeout=300)
+    return result
+
+
+def players(*logs):
+    result = report(*logs, "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    return payload, {player["name"]: player for player in payload["players"]}
+
+
+def test_a_hand_worked_log():
+    # Hand 0: b (small blind) raises, a folds. Hand 1: a limps from the small blind, both check
+    # to a showdown that a wins. Hand 2: b raises, a calls, a bets the flop, b folds.
+    payload, by_name = players(MINI)
+    a, b = by_name["a"], by_name["b"]
+    assert (payload["hands"], payload["duplicate"]) == (3, False)
+    assert (a["hands"], a["chips"], b["chips"]) == (3, 300, -300)
+    assert a["result"]["mbb_per_hand"] == pytest.approx(1000.0)  # 300 chips / 100 / 3 hands
+    assert a["showdown_mbb_per_hand"] == pytest.approx(1000 / 3)   # hand 1's 100 chips
+    assert a["no_showdown_mbb_per_hand"] == pytest.approx(2000 / 3)
+    assert a["style"]["counts"] == {"hands": 3, "vpip": 2, "pfr": 0, "bets_and_raises": 1,
+                                    "calls": 2, "faced_a_bet": 3, "folds": 1}
+    # b: raises twice preflop (VPIP, PFR), checks its big blind, folds to the flop bet; as the
+    # small blind it owes half a blind, which counts as facing a bet.
+    assert b["style"]["counts"] == {"hands": 3, "vpip": 2, "pfr": 2, "bets_and_raises": 2,
+                                    "calls": 0, "faced_a_bet": 3, "folds": 1}
+    assert b["style"]["aggression"] is None and a["style"]["aggression"] == 0.5
+    assert set(a["by_position"]) == {"big blind", "small blind"}
+    assert a["by_position"]["small blind"]["mbb_per_hand"] == pytest.approx(1000.0)
+
+
+def test_the_real_dealers_log_adds_up_to_its_score():
+    log = ACPC / "example-nolimit.log"
+    score = log.read_text().strip().splitlines()[-1]  # SCORE:2794243|-2794243:gambler|example
+    values, names = score.split(":")[1:]
+    payload, by_name = players(log)
+    for name, value in zip(names.split("|"), values.split("|")):
+        player = by_name[name]
+        assert player["chips"] == pytest.approx(float(value))
+        assert player["hands"] == 2000
+        assert player["showdown_mbb_per_hand"] + player["no_showdown_mbb_per_hand"] == \
+            pytest.approx(player["result"]["mbb_per_hand"])
+        luck = player["allin_luck"]["mbb_per_hand"]
+        assert player["result"]["mbb_per_hand"] - player["allin_adjusted"]["mbb_per_hand"] == \
+            pytest.approx(luck)
+
+
+def play_duplicate(tmp_path, first, second, hands=40, seed=3):
+    """A real `gambler-dealer --duplicate` match of two `gambler` bots; the log's path."""
+    from acpc_support import NOLIMIT
+
+    errors = open(tmp_path / "dealer.err", "w")
+    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "dup", NOLIMIT,
+                               str(hands), str(seed), first, second, "--duplicate", "-q"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=errors, text=True)
+    ports = dealer.stdout.readline().split()
+    bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port, "--params",
+                              name, "--quiet"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+            for port, name in zip(ports, (first, second))]
+    for bot in bots:
+        bot.communicate(timeout=300)
+    dealer.communicate(timeout=60)
+    errors.close()
+    assert dealer.returncode == 0
+    return tmp_path / "dup.log"
+
+
+def test_a_duplicate_match_is_scored_by_deal(tmp_path):
+    log = play_duplicate(tmp_path, "seed", "random")
+    payload, by_name = players(log)
+    seed = by_name["seed"]
+    assert payload["duplicate"] is True and seed["result"]["units"] == 20  # 40 hands, 20 deals
+    assert seed["result"]["mbb_per_hand"] == pytest.approx(seed["chips"] / 100 / 40 * 1000)
+    # The interval is over deals: the spread of the 20 per-deal sums, not of the 40 hands.
+    lines = [line.split(":") for line in log.read_text().splitlines()
+             if line.startswith("STATE:")]
+    per_hand = [float(f[4].split("|")[f[5].split("|").index("seed")]) for f in lines]
+    per_deal = [per_hand[i] + per_hand[i + 1] for i in range(0, 40, 2)]
+    mean = sum(per_deal) / 20
+    sd = (sum((x - mean) ** 2 for x in per_deal) / 19) ** 0.5
+    assert seed["result"]["ci95_mbb"] == pytest.approx(1.96 * sd / 20 ** 0.5 / 2 / 100 * 1000)
+
+
+def test_bad_logs_are_one_line_errors(tmp_path):
+    bad = tmp_path / "bad.log"
+    bad.write_text("STATE:0:r300f:AsKd|2c3d:-100|999:a|b\n")
+    result = report(bad)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith(f"gambler-report: error: {bad}:1: values '-100|999'")
+    empty = tmp_path / "empty.log"
+    empty.write_text("# nothing\n")
+    result = report(empty)
+    assert result.returncode == 2 and "the logs hold no hands" in result.stderr
+
+
+def test_two_logs_of_the_same_deals_are_a_duplicate_pair(tmp_path):
+    # The same log with the names swapped: each player held both seats of every deal, so its
+    # per-deal sums are all zero.
+    swapped = tmp_path / "swapped.log"
+    lines = []
+    for line in MINI.read_text().splitlines():
+        if line.startswith("STATE:"):
+            fields = line.split(":")
+            fields[5] = "|".join(reversed(fields[5].split("|")))
+            line = ":".join(fields)
+        lines.append(line)
+    swapped.write_text("\n".join(lines[:-1]) + "\n")
+    payload, by_name = players(MINI, swapped)
+    assert payload["duplicate"] is True and payload["hands"] == 6
+    assert by_name["a"]["result"] == {"mbb_per_hand": 0.0, "ci95_mbb": 0.0, "units": 3}

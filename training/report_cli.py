@@ -1,0 +1,82 @@
+"""`gambler-report LOG...`: what ACPC match logs say about each player.
+
+    gambler-report match.log
+    gambler-report match.log swapped.log --json       # a duplicate pair: scored by deal
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from gambler.cli import debug_option, run
+from protocol.gamedef import DEFAULT_GAME, load_game
+
+
+def _estimate(value) -> str:
+    return f"{value.mbb_per_hand:+,.1f} ± {value.ci95_mbb:,.1f}"
+
+
+def _share(value) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def describe(reports, duplicate: bool, hands: int) -> list[str]:
+    """The summary's lines."""
+    unit = "duplicate deals" if duplicate else "hands"
+    lines = [f"{hands:,} hands; 95% intervals over {unit}; mbb/hand = thousandths of a big "
+             "blind per hand"]
+    for report in reports:
+        style = report.style.as_dict()
+        aggression = "-" if style["aggression"] is None else f"{style['aggression']:.2f}"
+        lines += [
+            "",
+            f"{report.name}: {report.hands:,} hands, {report.chips:+,.0f} chips, "
+            f"{_estimate(report.result)} mbb/hand",
+            f"  all-in adjusted: {_estimate(report.adjusted)} (the run-outs' luck: "
+            f"{_estimate(report.luck)})",
+            "  by position: " + "; ".join(f"{label} {_estimate(value)}"
+                                          for label, value in report.by_position.items()),
+            f"  showdown {report.showdown_mbb:+,.1f}, no showdown {report.no_showdown_mbb:+,.1f} "
+            "mbb/hand",
+            f"  VPIP {_share(style['vpip'])}, PFR {_share(style['pfr'])}, aggression "
+            f"{aggression}, fold to a bet {_share(style['fold_to_bet'])}"]
+    return lines
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
+              help="ACPC game definition the logs were played in (heads-up).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@debug_option
+def command(logs, game_file, as_json) -> None:
+    """Summarise ACPC match logs (several, e.g. a duplicate pair): per player the result with
+    its 95% interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and
+    fold to a bet."""
+    from protocol.logs import read_log
+    from training.report import build_report
+
+    game = load_game(game_file)
+    if game.num_players != 2:
+        raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
+    hands = [read_log(game, path) for path in logs]
+    total = sum(len(log) for log in hands)
+    if total == 0:
+        raise click.UsageError("the logs hold no hands")
+    reports, duplicate = build_report(hands)
+    if as_json:
+        click.echo(json.dumps({"logs": list(logs), "hands": total, "duplicate": duplicate,
+                               "players": [report.as_dict() for report in reports]}))
+        return
+    for line in describe(reports, duplicate, total):
+        click.echo(line)
+
+
+def main(argv=None) -> None:
+    run(command, argv, program="gambler-report")
+
+
+if __name__ == "__main__":
+    main()
