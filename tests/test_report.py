@@ -126,3 +126,48 @@ def test_two_logs_of_the_same_deals_are_a_duplicate_pair(tmp_path):
     payload, by_name = players(MINI, swapped)
     assert payload["duplicate"] is True and payload["hands"] == 6
     assert by_name["a"]["result"] == {"mbb_per_hand": 0.0, "ci95_mbb": 0.0, "units": 3}
+
+
+def browser():
+    """Debian's chromium (CI installs it); without it the page test is skipped, unless
+    GAMBLER_REQUIRE_BROWSER is set (as `.ci/run` does), where its absence fails."""
+    import os
+    import shutil
+
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("GAMBLER_REQUIRE_BROWSER"):
+            pytest.fail("GAMBLER_REQUIRE_BROWSER is set but chromium is not installed")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return found
+
+
+def test_the_html_page_renders_in_a_real_browser_with_the_logs_numbers(tmp_path):
+    chromium = browser()
+    page = tmp_path / "report.html"
+    log = ACPC / "example-nolimit.log"
+    result = report(log, "--html", page)
+    assert result.returncode == 0, result.stderr
+    text = page.read_text()
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")  # no network
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+             "--v=0"]
+    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=120)
+    assert dom.returncode == 0
+    assert "CONSOLE" not in dom.stderr and "Uncaught" not in dom.stderr
+    html = dom.stdout
+    _, by_name = players(log)
+    for name, player in by_name.items():
+        result_text = (f"{player['result']['mbb_per_hand']:+,.1f} ± "
+                       f"{player['result']['ci95_mbb']:,.1f}")
+        assert f"<th>{name}</th>" in html and result_text in html
+        assert f"{player['style']['vpip']:.1%}" in html
+    assert html.count("<svg") == 5  # cumulative, by position, by street, actions of each player
+    shot = tmp_path / "shot.png"
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=900,1400", page.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    import matplotlib.image
+    pixels = matplotlib.image.imread(shot)[:, :, :3]
+    blue = (abs(pixels - [0x1f / 255, 0x77 / 255, 0xb4 / 255]).sum(axis=2) < 0.05).sum()
+    assert blue > 2000  # the bars and lines were drawn, not just text

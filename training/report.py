@@ -12,6 +12,9 @@ Input: the hands of one or more ACPC logs (`protocol.logs.read_log`), heads-up. 
 * **By position**: the result in each position (named by its blind).
 * **Showdown / no showdown**: the chips of hands that reached a showdown and of hands that ended
   in a fold, each in mbb per hand over all the player's hands (so they sum to the result).
+* **By street of the hand's end** (the round of the fold, or the showdown), per hand over all
+  hands; **actions**: folds, checks/calls and bets/raises per round; the per-hand series (raw and
+  adjusted) that the HTML page plots.
 * **Style**: VPIP, the share of hands where the player put chips in voluntarily before the flop
   (a call of something owed or a raise; the big blind's free check does not count); PFR, the
   share where it raised before the flop; aggression, (bets + raises) / calls of something owed,
@@ -125,6 +128,23 @@ def duplicate_units(hands: list[list[LoggedHand]]) -> list[list[LoggedHand]] | N
     return None
 
 
+STREETS = ("preflop", "flop", "turn", "river", "showdown")
+
+
+def street_of_end(hand: LoggedHand) -> str:
+    """Where the hand ended: the round of the fold, or "showdown" (all-ins included)."""
+    return STREETS[hand.betting.round] if any(hand.betting.folded) else "showdown"
+
+
+def action_counts(hand: LoggedHand, position: int, counts: list[list[int]]) -> None:
+    """Add the player's folds, checks/calls and bets/raises of each round to counts[round]."""
+    column = {FOLD: 0, CALL: 1, RAISE: 2}
+    for round_, (actions, actors) in enumerate(zip(hand.betting.actions, hand.betting.actors)):
+        for action, actor in zip(actions, actors):
+            if actor == position:
+                counts[round_][column[action.kind]] += 1
+
+
 @dataclass
 class PlayerReport:
     name: str
@@ -137,6 +157,9 @@ class PlayerReport:
     showdown_mbb: float = 0.0
     no_showdown_mbb: float = 0.0
     style: Style = field(default_factory=Style)
+    series: list[tuple[float, float]] = field(default_factory=list)  # (raw, adjusted) per hand
+    by_street: dict[str, float] = field(default_factory=dict)       # mbb/hand, summing to result
+    actions: list[list[int]] = field(default_factory=list)          # [fold, call, raise] a round
 
     def as_dict(self) -> dict:
         return {"name": self.name, "hands": self.hands, "chips": self.chips,
@@ -146,6 +169,9 @@ class PlayerReport:
                                 for label, value in self.by_position.items()},
                 "showdown_mbb_per_hand": self.showdown_mbb,
                 "no_showdown_mbb_per_hand": self.no_showdown_mbb,
+                "by_street_of_end": self.by_street,
+                "actions": {name: dict(zip(("fold", "call", "raise"), counts))
+                            for name, counts in zip(STREETS, self.actions)},
                 "style": self.style.as_dict()}
 
 
@@ -184,6 +210,8 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
         raw_units, adjusted_units = [], []
         by_position: dict[int, list[float]] = defaultdict(list)
         showdown = no_showdown = 0.0
+        street_chips = dict.fromkeys(STREETS, 0.0)
+        report.actions = [[0, 0, 0] for _ in range(game.num_rounds)]
         for unit in units:
             mine = [hand for hand in unit if name in hand.names]
             if not mine:
@@ -199,6 +227,9 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
                     no_showdown += value
                 else:
                     showdown += value
+                street_chips[street_of_end(hand)] += value
+                report.series.append((value, adjusted_of[id(hand)][position]))
+                action_counts(hand, position, report.actions)
                 style_of(hand, position, report.style)
         hands_per_unit = report.style.hands / len(raw_units)
         report.hands = report.style.hands
@@ -212,5 +243,6 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
         scale = 1000.0 / big_blind / report.hands
         report.showdown_mbb = showdown * scale
         report.no_showdown_mbb = no_showdown * scale
+        report.by_street = {street: chips * scale for street, chips in street_chips.items()}
         reports.append(report)
     return reports, duplicate

@@ -2,6 +2,7 @@
 
     gambler-report match.log
     gambler-report match.log swapped.log --json       # a duplicate pair: scored by deal
+    gambler-report match.log --html match.html         # one page with the plots
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 
 import click
 
-from gambler.cli import debug_option, run
+from gambler.cli import check_output_path, debug_option, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
@@ -50,14 +51,18 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition the logs were played in (heads-up).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Also write one self-contained page with the plots (no network needed).")
 @debug_option
-def command(logs, game_file, as_json) -> None:
+def command(logs, game_file, as_json, html_path) -> None:
     """Summarise ACPC match logs (several, e.g. a duplicate pair): per player the result with
     its 95% interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and
     fold to a bet."""
     from protocol.logs import read_log
     from training.report import build_report
 
+    if html_path is not None:
+        check_output_path(html_path, "--html")
     game = load_game(game_file)
     if game.num_players != 2:
         raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
@@ -66,6 +71,11 @@ def command(logs, game_file, as_json) -> None:
     if total == 0:
         raise click.UsageError("the logs hold no hands")
     reports, duplicate = build_report(hands)
+    if html_path is not None:
+        from training.report_html import page
+
+        with open(html_path, "w") as file:
+            file.write(page(list(logs), reports, duplicate, total, max(game.blinds)))
     if as_json:
         click.echo(json.dumps({"logs": list(logs), "hands": total, "duplicate": duplicate,
                                "players": [report.as_dict() for report in reports]}))
