@@ -164,8 +164,8 @@ def comparable(run_dir):
     """The log without the timing fields, and the best profile."""
     records = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
     for record in records:
-        for key in ("seconds", "hands_per_second"):
-            record.pop(key)
+        for key in ("seconds", "hands_per_second", "deal_set_seconds"):
+            record.pop(key, None)
     best = (run_dir / "best.yaml").read_text()
     return records, best[best.index("preflop:"):]
 
@@ -175,11 +175,16 @@ def test_training_run_log_checkpoint_and_profile(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("\nstep ") + result.stderr.startswith("step ") == 8
     records, _ = comparable(tmp_path / "run")
-    assert [record["step"] for record in records] == list(range(8))
+    assert [record["step"] for record in records] == list(range(1, 9))
+    # The same numbers on the progress lines as in the log.
+    shown = [int(line.split()[1].split("/")[0]) for line in result.stderr.splitlines()
+             if line.startswith("step ")]
+    assert shown == list(range(1, 9))
     assert [record["parameter"] for record in records[:2]] == ["river.thresholds[0]",
                                                                "river.thresholds[1]"]
     best = load_profile(tmp_path / "out.yaml")
     assert best.training["steps"] == 8 and best.training["seed"] == 7
+    assert best.training["seconds"] >= best.training["step_seconds"] > 0  # wall time, and steps
     assert set(best.training["scores"]["opponents"]) == {"seed", "handmade", "call", "raise",
                                                          "allin", "random"}
     assert (tmp_path / "run" / "checkpoint.json").is_file()
@@ -205,6 +210,30 @@ def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
     resumed = cli("training.train_cli", "--resume", str(tmp_path / "cut"))
     assert resumed.returncode == 0, resumed.stderr
     assert comparable(tmp_path / "cut") == comparable(tmp_path / "whole")
+
+
+def test_ctrl_c_keeps_the_best_profile_so_far(tmp_path):
+    (tmp_path / "small.yaml").write_text(SMALL)
+    process = subprocess.Popen([sys.executable, "-m", "training.train_cli", "--config",
+                                str(tmp_path / "small.yaml"), "--run-dir",
+                                str(tmp_path / "cut"), "--seed", "7", "--steps", "400"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "cut" / "log.jsonl"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and (not log.exists()
+                                           or len(log.read_text().splitlines()) < 4):
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("gambler-train: error: interrupted after step ")
+    assert f"the best so far is in {tmp_path / 'cut' / 'best.yaml'}" in last
+    best = load_profile(tmp_path / "cut" / "best.yaml")
+    checkpoint = json.loads((tmp_path / "cut" / "checkpoint.json").read_text())
+    assert best.training["steps"] == checkpoint["step"] < 400
+    assert [r.thresholds for r in best.rounds] == [
+        tuple(checkpoint["best"][i * 11:i * 11 + 3]) for i in range(4)]
 
 
 def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):

@@ -134,7 +134,8 @@ class RunState:
     improvements: int = 0
     hands: int = 0
     lbr_hands: int = 0                    # hands LBR played (when the objective includes it)
-    elapsed: float = 0.0
+    elapsed: float = 0.0                  # seconds inside the steps (for --hours)
+    wall: float = 0.0                     # the run's wall time, resumed sessions summed
     log_lines: int = 0
     rng: dict = field(default_factory=dict)
     template: str = ""                    # the starting profile (YAML): what the vectors fill in
@@ -181,6 +182,7 @@ class Trainer:
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state.rng
         self._deal_sets: dict[tuple[int, int], tuple] = {}
+        self._deal_seconds = 0.0  # spent reading or computing deal sets (kept out of hands/s)
         self.lbr = config.lbr
         self._lbr_deals: dict[int, LbrDeals] = {}
 
@@ -227,7 +229,9 @@ class Trainer:
         """A deal set and its file, read from the disk cache once per run."""
         key = (seed, count)
         if key not in self._deal_sets:
+            started = time.perf_counter()
             self._deal_sets[key] = cached_deal_set(seed, 0, count)
+            self._deal_seconds += time.perf_counter() - started
         return self._deal_sets[key]
 
     def _lbr_chips(self, profile: Profile, seed: int, hands: int) -> np.ndarray:
@@ -314,6 +318,7 @@ class Trainer:
 
     def run(self) -> Profile:
         config = self.config
+        session_started, wall_before = time.perf_counter(), self.state.wall
         order = parameter_order(self.labels)
         total = self.state.target_steps or self.schedule_steps
         train_deals, train_path = self._deals(config.deal_seed, config.deals)
@@ -324,6 +329,7 @@ class Trainer:
             self.checkpoint()
         while not self.state.finished():
             started = time.perf_counter()
+            deal_seconds_before = self._deal_seconds
             state = self.state
             slot = (state.step // config.steps_per_parameter) % len(order)
             position = order[slot]
@@ -342,7 +348,7 @@ class Trainer:
                 accept = True
             else:
                 accept = bool(self.rng.random() < math.exp(delta.mbb_per_hand / heat))
-            record = {"step": state.step, "parameter": self.labels[position],
+            record = {"step": state.step + 1, "parameter": self.labels[position],
                       "old": float(current[position]), "proposed": float(candidate[position]),
                       "temperature": heat, "delta": _score_dict(delta), "accepted": accept}
             if accept:
@@ -352,10 +358,14 @@ class Trainer:
                     record.update(self._rescore(candidate, best))
             seconds = time.perf_counter() - started
             state.elapsed += seconds
+            state.wall = wall_before + time.perf_counter() - session_started
             hands = state.hands - hands_before
+            playing = seconds - (self._deal_seconds - deal_seconds_before)  # deal sets apart
             record.update({"best_score": state.best_score["weighted"] if state.best_score
                            else None, "hands": hands, "seconds": seconds,
-                           "hands_per_second": hands / seconds if seconds else 0.0})
+                           "hands_per_second": hands / playing if playing > 0 else 0.0})
+            if playing < seconds:
+                record["deal_set_seconds"] = seconds - playing
             state.step += 1
             restart = config.restart_after
             if restart and state.step - max(state.best_step, state.restarted_at) >= restart:
@@ -425,6 +435,11 @@ class Trainer:
 
     def finish(self) -> Profile:
         """The best profile, scored on the validation deals against each opponent, saved."""
+        return self.save_best(report=True)
+
+    def save_best(self, report: bool = True) -> Profile:
+        """Write the best profile so far to RUN_DIR/best.yaml with its provenance and scores
+        (and, with `report`, LBR's result against it): at the end, and on an interrupt."""
         state = self.state
         config = self.config
         best = self.profile(state.best)
@@ -433,10 +448,11 @@ class Trainer:
         training = {"seed": state.seed, "config": state.config, "steps": state.step,
                     "accepted": state.accepted, "improvements": state.improvements,
                     "best_step": state.best_step, "hands_played": state.hands,
-                    "seconds": round(state.elapsed, 1), "scores": state.best_score}
+                    "seconds": round(state.wall or state.elapsed, 1),
+                    "step_seconds": round(state.elapsed, 1), "scores": state.best_score}
         if state.lbr_hands:
             training["lbr_hands_played"] = state.lbr_hands
-        report_hands = self.lbr["report_hands"]
+        report_hands = self.lbr["report_hands"] if report else 0
         if report_hands:  # LBR against the result, on deals no step has seen
             seed = self.lbr["deal_seed"] + REPORT_OFFSET
             result = run_lbr(best, self.game, report_hands, seed, self.lbr["actions"])

@@ -22,9 +22,9 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     if not records:
         raise GamblerError(f"{log} is empty: nothing to plot yet")
-    steps = [record["step"] + 1 for record in records]
-    figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True,
-                                         gridspec_kw={"height_ratios": [2, 1]})
+    steps = [record["step"] for record in records]  # 1, 2, ... as on the progress lines
+    figure, (top, bottom, moved) = plt.subplots(3, 1, figsize=(10, 8.5), sharex=True,
+                                                gridspec_kw={"height_ratios": [2, 1, 0.8]})
     scored = [(step, record["best_score"]) for step, record in zip(steps, records)
               if record.get("best_score")]
     if scored:
@@ -51,7 +51,32 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
         if points:
             bottom.scatter(*zip(*points), s=6, color=color, label=label)
     bottom.set_ylabel("proposal Δ (mbb/hand)")
-    bottom.set_xlabel("step")
+    # Which number each step moved: its round on the y axis, spread within the round by the
+    # parameter's place in it; labels where a new parameter starts.
+    rounds = ("preflop", "flop", "turn", "river")
+    names = [record["parameter"] for record in records]
+    order = sorted(set(names), key=lambda name: (rounds.index(name.split(".")[0])
+                                                 if name.split(".")[0] in rounds else 4, name))
+    within: dict[str, list[str]] = {}
+    for name in order:
+        within.setdefault(name.split(".")[0], []).append(name)
+    def height(name: str) -> float:
+        group = within[name.split(".")[0]]
+        base = rounds.index(name.split(".")[0]) if name.split(".")[0] in rounds else 4
+        return base + 0.8 * group.index(name) / max(1, len(group))
+    moved.scatter(steps, [height(name) for name in names], s=4, color="tab:purple")
+    moved.set_yticks(range(4), rounds)
+    moved.set_ylabel("parameter moved")
+    moved.set_ylim(-0.2, 4.4)
+    labelled: set[str] = set()
+    for step, name in zip(steps, names):
+        if name not in labelled:  # the first sweep names each parameter once
+            labelled.add(name)
+            moved.annotate(name.split(".", 1)[1], (step, height(name)), fontsize=5,
+                           xytext=(1, 2), textcoords="offset points", rotation=60)
+    moved.set_xlabel("step")
+    from matplotlib.ticker import MaxNLocator
+    moved.xaxis.set_major_locator(MaxNLocator(integer=True))
     heat = bottom.twinx()
     heat.plot(steps, [record["temperature"] for record in records], color="tab:gray",
               linewidth=1)

@@ -30,7 +30,7 @@ def _progress_line(record: dict, state) -> None:
     if record.get("new_best"):
         verdict += ", new best"
     target = state.target_steps if state.target_steps is not None else "?"
-    click.echo(f"step {record['step'] + 1}/{target} {record['parameter']} "
+    click.echo(f"step {record['step']}/{target} {record['parameter']} "
                f"T={record['temperature']:.2f} Δ={delta['mbb_per_hand']:+.2f}"
                f"±{delta['ci95_mbb']:.2f} {verdict}; {best_text} mbb/hand; "
                f"{record['hands_per_second'] / 1e6:.2f} M hands/s", err=True)
@@ -105,8 +105,15 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
         try:
             profile = trainer.run()
         except KeyboardInterrupt:
-            fail("gambler-train", f"interrupted after step {trainer.state.step}; continue with "
-                                  f"gambler-train --resume {directory}", 130)
+            kept = ""
+            if trainer.state.best:
+                try:
+                    trainer.save_best(report=False)
+                    kept = f"; the best so far is in {directory / 'best.yaml'}"
+                except KeyboardInterrupt:
+                    pass
+            fail("gambler-train", f"interrupted after step {trainer.state.step}{kept}; continue "
+                                  f"with gambler-train --resume {directory}", 130)
     finally:
         backend.close()
     if out:
