@@ -60,6 +60,25 @@ def require_matplotlib(option: str) -> None:
             from None
 
 
+def progress_bar(label: str, total: int):
+    """A progress bar on an interactive stderr (a context manager giving `update(count)`), a
+    context giving None otherwise."""
+    from contextlib import nullcontext
+
+    if sys.stderr.isatty():
+        bar = click.progressbar(length=total, label=label, file=sys.stderr)
+
+        class _Updates:
+            def __enter__(self):
+                bar.__enter__()
+                return bar.update
+
+            def __exit__(self, *exc):
+                return bar.__exit__(*exc)
+        return _Updates()
+    return nullcontext(None)
+
+
 def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"{program}: error: {message}", err=True)
     sys.exit(code)

@@ -328,3 +328,57 @@ def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
     monkeypatch.setattr(training.evaluate, "CONNECT_SECONDS", 1)
     with pytest.raises(BackendError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         Backend(scheduler="tcp://127.0.0.1:1")
+
+
+# --- the deal-set cache -------------------------------------------------------------------------
+
+def small_blocks(monkeypatch, tmp_path):
+    import training.deals as deals
+
+    monkeypatch.setenv("GAMBLER_DEALS", str(tmp_path / "deals"))
+    monkeypatch.setattr(deals, "CHUNK", 10)
+    monkeypatch.setattr(deals, "BLOCK", 20)
+    return deals
+
+
+def same_sets(a, b):
+    return all(np.array_equal(getattr(a, name), getattr(b, name))
+               for name in ("holes", "boards", "v", "outcomes", "allin_equity"))
+
+
+def test_a_deal_set_computed_in_blocks_is_the_set_computed_at_once(monkeypatch, tmp_path):
+    deals = small_blocks(monkeypatch, tmp_path)
+    blocked, path = deals.cached_deal_set(5, 0, 50, samples=40)  # Monte Carlo: seeds by chunk
+    assert same_sets(blocked, deals.compute_deal_set(5, 0, 50, samples=40))
+    assert sorted(p.name for p in path.parent.iterdir()) == ["s5-d0-n50-mc40v2.npz"]
+
+
+def test_an_interrupted_computation_keeps_its_finished_blocks(monkeypatch, tmp_path):
+    deals = small_blocks(monkeypatch, tmp_path)
+    real, calls = deals.compute_deal_set, []
+
+    def interrupted_at_the_third_block(seed, first_deal, count, samples=None, progress=None):
+        calls.append(first_deal)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(seed, first_deal, count, samples, progress)
+
+    monkeypatch.setattr(deals, "compute_deal_set", interrupted_at_the_third_block)
+    with pytest.raises(KeyboardInterrupt):
+        deals.cached_deal_set(5, 0, 50, samples=40)
+    assert sorted(p.name for p in (tmp_path / "deals").iterdir()) == [
+        "s5-d0-n20-mc40v2.npz", "s5-d20-n20-mc40v2.npz"]
+    calls.clear()
+    monkeypatch.setattr(deals, "compute_deal_set", lambda *args, **kw: (
+        calls.append(args[1]), real(*args, **kw))[1])
+    resumed, _ = deals.cached_deal_set(5, 0, 50, samples=40)
+    assert calls == [40]  # only the block that was not finished
+    assert same_sets(resumed, real(5, 0, 50, samples=40))
+
+
+def test_a_smaller_set_is_read_from_a_larger_one(monkeypatch, tmp_path):
+    deals = small_blocks(monkeypatch, tmp_path)
+    whole, whole_path = deals.cached_deal_set(5, 0, 50, samples=40)
+    monkeypatch.setattr(deals, "compute_deal_set", lambda *args, **kw: pytest.fail("computed"))
+    part, path = deals.cached_deal_set(5, 0, 30, samples=40)
+    assert path == whole_path and same_sets(part, whole.slice(0, 30)) and len(part) == 30

@@ -183,6 +183,9 @@ class Trainer:
         self.rng.bit_generator.state = state.rng
         self._deal_sets: dict[tuple[int, int], tuple] = {}
         self._deal_seconds = 0.0  # spent reading or computing deal sets (kept out of hands/s)
+        #: (label, total) -> a context manager giving update(count) or None: shows deal sets
+        #: being computed (the CLI sets it; None: silent)
+        self.deal_progress = None
         self.lbr = config.lbr
         self._lbr_deals: dict[int, LbrDeals] = {}
 
@@ -230,7 +233,11 @@ class Trainer:
         key = (seed, count)
         if key not in self._deal_sets:
             started = time.perf_counter()
-            self._deal_sets[key] = cached_deal_set(seed, 0, count)
+            if self.deal_progress is None:
+                self._deal_sets[key] = cached_deal_set(seed, 0, count)
+            else:
+                with self.deal_progress(f"win rates of deal set {seed}", count) as update:
+                    self._deal_sets[key] = cached_deal_set(seed, 0, count, progress=update)
             self._deal_seconds += time.perf_counter() - started
         return self._deal_sets[key]
 

@@ -165,23 +165,87 @@ def deal_set_from_cards(holes: np.ndarray, boards: np.ndarray, seed: int = 0,
                    allin_equities(holes, boards))
 
 
+#: Deals per block of a computation: each finished block is cached on its own, so an interrupted
+#: computation keeps what it finished (a multiple of CHUNK: blocks give the same numbers).
+BLOCK = 10 * CHUNK
+
+
+def _cache_path(seed: int, first_deal: int, count: int, samples: int | None) -> Path:
+    return deals_cache_dir() / f"s{seed}-d{first_deal}-n{count}-{_method_name(samples)}.npz"
+
+
+def _load_cached(path: Path) -> DealSet | None:
+    """A cached deal set, or None if the file is missing or damaged (then it is removed)."""
+    if not path.exists():
+        return None
+    try:
+        deals = DealSet.load(path)
+        with np.load(path) as data:
+            if "allin_equity" not in data.files:  # saved by an earlier version: upgrade
+                deals.save(path)
+        return deals
+    except (OSError, ValueError, KeyError):
+        path.unlink(missing_ok=True)  # a damaged cache file: compute it again
+        return None
+
+
+def _larger_cached(seed: int, first_deal: int, count: int,
+                   samples: int | None) -> tuple[DealSet, Path] | None:
+    """A cached set of the same seed, first deal and method with at least `count` deals: deal i
+    is the same in every set, so its first `count` deals are the set asked for."""
+    pattern = f"s{seed}-d{first_deal}-n*-{_method_name(samples)}.npz"
+    sizes = []
+    for path in deals_cache_dir().glob(pattern):
+        size_text = path.name.split("-n", 1)[1].split("-", 1)[0]
+        if size_text.isdigit() and int(size_text) > count:
+            sizes.append((int(size_text), path))
+    for _, path in sorted(sizes):
+        deals = _load_cached(path)
+        if deals is not None:
+            return deals.slice(0, count), path
+    return None
+
+
+def concatenate(parts: list[DealSet]) -> DealSet:
+    """Consecutive deal sets of one seed and method as one."""
+    first = parts[0]
+    return DealSet(first.seed, first.first_deal, first.method,
+                   *(np.concatenate([getattr(part, name) for part in parts])
+                     for name in ("holes", "boards", "v", "outcomes", "allin_equity")))
+
+
 def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
                     progress: Callable[[int], None] | None = None) -> tuple[DealSet, Path]:
-    """The deal set from the cache, computed and stored first if missing: (deals, its file)."""
-    path = deals_cache_dir() / f"s{seed}-d{first_deal}-n{count}-{_method_name(samples)}.npz"
-    if path.exists():
-        try:
-            deals = DealSet.load(path)
-            with np.load(path) as data:
-                if "allin_equity" not in data.files:  # saved by an earlier version: upgrade
-                    deals.save(path)
-            if progress is not None:
-                progress(count)
-            return deals, path
-        except (OSError, ValueError, KeyError):
-            path.unlink(missing_ok=True)  # a damaged cache file: compute it again
-    deals = compute_deal_set(seed, first_deal, count, samples, progress)
+    """The deal set from the cache, computed and stored first if missing: (deals, its file).
+
+    A larger cached set of the same seed serves any prefix of it (the file returned is then the
+    larger one, whose first `count` deals these are). A computation runs in blocks of `BLOCK`
+    deals, each cached as it finishes, so an interrupted one resumes where it stopped; the
+    blocks make way for the whole set's file at the end."""
+    path = _cache_path(seed, first_deal, count, samples)
+    deals = _load_cached(path)
+    if deals is None:
+        larger = _larger_cached(seed, first_deal, count, samples)
+        if larger is not None:
+            deals, path = larger
+    if deals is not None:
+        if progress is not None:
+            progress(count)
+        return deals, path
+    if count <= BLOCK:
+        deals = compute_deal_set(seed, first_deal, count, samples, progress)
+        deals.save(path)
+        return deals, path
+    blocks = []
+    for start in range(0, count, BLOCK):
+        size = min(BLOCK, count - start)
+        block, _ = cached_deal_set(seed, first_deal + start, size, samples, progress)
+        blocks.append(block)
+    deals = concatenate(blocks)
     deals.save(path)
+    for start in range(0, count, BLOCK):
+        _cache_path(seed, first_deal + start, min(BLOCK, count - start),
+                    samples).unlink(missing_ok=True)
     return deals, path
 
 

@@ -16,12 +16,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import nullcontext
 
 import click
 import numpy as np
 
-from gambler.cli import debug_option, run
+from gambler.cli import debug_option, progress_bar, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 from protocol.logs import read_log
 
@@ -32,11 +31,6 @@ def resolve(spec: str):
     return resolve_strategy(spec)
 
 
-def _progress(label: str, total: int):
-    """A progress bar on an interactive stderr, nothing otherwise."""
-    if sys.stderr.isatty():
-        return click.progressbar(length=total, label=label, file=sys.stderr)
-    return nullcontext(None)
 
 
 def fast_match(a, b, hands: int, seed: int, game, workers: int,
@@ -47,9 +41,8 @@ def fast_match(a, b, hands: int, seed: int, game, workers: int,
     from training.engine import encode_rules, encode_strategy
 
     deals_count = (hands + 1) // 2
-    with _progress("win rates", deals_count) as bar:
-        deals, path = cached_deal_set(seed, 0, deals_count,
-                                      progress=bar.update if bar is not None else None)
+    with progress_bar("win rates", deals_count) as update:
+        deals, path = cached_deal_set(seed, 0, deals_count, progress=update)
     backend = Backend(workers=workers, scheduler=scheduler)
     try:
         pair = (*encode_strategy(a), *encode_strategy(b))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, run
+from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, progress_bar, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
@@ -101,6 +101,8 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
                 fail("gambler-train", f"cannot write in the run folder {directory}")
             trainer = Trainer.start(directory, config, game, backend, seed, steps, hours,
                                     progress)
+        if progress is not None:
+            trainer.deal_progress = progress_bar
         started = time.perf_counter()
         try:
             profile = trainer.run()
