@@ -316,7 +316,7 @@ def test_plot_draws_the_training_curve(tmp_path):
 def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
     huge = cli("training.match_cli", "seed", "handmade", "--hands", "100000000000")
     assert huge.returncode == 1 and huge.stderr.startswith(
-        "gambler-match: error: not enough memory for this request (Unable to allocate")
+        "gambler-match: error: not enough memory for this request (50,000,000,000 deals need")
     (tmp_path / "file").write_text("")
     blocked = train(tmp_path, "file/run", "--steps", "1")
     assert blocked.returncode == 1 and blocked.stderr.strip() == (

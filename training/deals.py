@@ -206,6 +206,22 @@ def _larger_cached(seed: int, first_deal: int, count: int,
     return None
 
 
+BYTES_PER_DEAL = 4 + 5 + 64 + 1 + 24  # holes, board, v, outcome, all-in equities
+
+
+def _check_memory(count: int) -> None:
+    """Refuse at once a set that could not fit in this machine's memory (rather than compute
+    blocks for hours and fail at the end)."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return
+    needed = count * BYTES_PER_DEAL
+    if needed > memory:
+        raise MemoryError(f"{count:,} deals need about {needed / 2**30:,.0f} GiB, more than this "
+                          f"machine's {memory / 2**30:,.0f} GiB")
+
+
 def concatenate(parts: list[DealSet]) -> DealSet:
     """Consecutive deal sets of one seed and method as one."""
     first = parts[0]
@@ -232,6 +248,7 @@ def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None 
         if progress is not None:
             progress(count)
         return deals, path
+    _check_memory(count)
     if count <= BLOCK:
         deals = compute_deal_set(seed, first_deal, count, samples, progress)
         deals.save(path)
