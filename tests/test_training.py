@@ -382,3 +382,21 @@ def test_a_smaller_set_is_read_from_a_larger_one(monkeypatch, tmp_path):
     monkeypatch.setattr(deals, "compute_deal_set", lambda *args, **kw: pytest.fail("computed"))
     part, path = deals.cached_deal_set(5, 0, 30, samples=40)
     assert path == whole_path and same_sets(part, whole.slice(0, 30)) and len(part) == 30
+
+
+def test_the_paired_ab_is_the_difference_of_the_two_matches():
+    from training.ab import paired_ab
+
+    result = paired_ab("seed", "handmade", opponents=("call", "shover"), seed=3, hands=2000,
+                       lbr_seed=1, lbr_hands=200)
+    for name in ("call", "shover"):
+        a, b = (json.loads(cli("training.match_cli", spec, name, "--hands", "2000", "--seed",
+                               "3", "--json").stdout) for spec in ("seed", "handmade"))
+        assert result["opponents"][name]["mbb_per_hand"] == pytest.approx(
+            a["mbb_per_hand_allin_adjusted"] - b["mbb_per_hand_allin_adjusted"])
+    lbr = [json.loads(cli("training.lbr_cli", spec, "--hands", "200", "--seed", "1",
+                          "--json").stdout)["mbb_per_hand"] for spec in ("seed", "handmade")]
+    assert (result["lbr"]["a"], result["lbr"]["b"]) == pytest.approx(tuple(lbr))
+    assert result["lbr"]["difference"]["mbb_per_hand"] == pytest.approx(lbr[0] - lbr[1])
+    same = paired_ab("seed", "seed", opponents=("random",), seed=3, hands=2000, lbr_hands=0)
+    assert same["opponents"]["random"] == {"mbb_per_hand": 0.0, "ci95_mbb": 0.0}
