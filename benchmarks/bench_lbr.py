@@ -2,7 +2,7 @@
 
     python benchmarks/bench_lbr.py [--hands 20000] [--runs 3]
 
-Rows, against `default` at C,C,FCPA,FCPA on deals no earlier run of this script used (a private
+Rows, against `default-v1` at C,C,FCPA,FCPA on deals no earlier run of this script used (a private
 cache directory, so every figure is measured from cold):
 
 * the holdings tables (v of every holding on the flop, turn and river of a deal: what LBR needs
@@ -10,7 +10,7 @@ cache directory, so every figure is measured from cold):
   from `win_rate`, one holding at a time;
 * LBR's hands per second once the tables exist (numba, every core), against the peer: the
   plain-Python reference LBR of the tests (`tests/lbr_reference.py`), on the same deals;
-* the whole of `gambler-lbr default --hands N` from an empty cache (deal set, tables, play): the
+* the whole of `gambler-lbr default-v1 --hands N` from an empty cache (deal set, tables, play): the
   issue's target is 20,000 hands in under 2 minutes on this machine's two cores.
 
 Medians over `--runs` repetitions where a figure is cheap enough to repeat.
@@ -53,7 +53,7 @@ def main() -> None:
     from training.lbr import LbrDeals, holding_preflop_v, run_lbr
 
     game = load_game()
-    profile = load_profile("default")
+    profile = load_profile("default-v1")  # the figures in the README were measured with it
     tables = load_tables()
     warm_holes, warm_boards = deal_cards(99, 0, 4)
     every_holding_rates(tables, warm_boards, np.zeros((4, 3, HOLDINGS)))  # compile or load
