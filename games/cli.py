@@ -207,7 +207,10 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
     if plot_path:
         _plot_onecard(game, result, plot_path)
     payload = {"value": exact.value, "a_strategy": a_table, "b_strategy": b_table,
-               "exploitability": game.exploitability(x, y), "bluff_rate": last.bluff_rate,
+               "exploitability": game.exploitability(x, y),
+               "exploitability_of": "the fittest pair: the last generation's best A and best B",
+               "exploitability_population": last.exploitability_mixture,
+               "bluff_rate": last.bluff_rate,
                "equilibrium_bluff": equilibrium_bluff, "revisits": result.revisits,
                "history": [{"generation": r.generation,
                             "exploitability_best": r.exploitability_best,
@@ -276,6 +279,9 @@ def rps(iterations, opponent, matrix_path, weighted, variant, seed, as_json) -> 
     from games.regret import RPS, RPS_ACTIONS, WEIGHTED_RPS, best_response, load_matrix
     from games.regret import run as run_regret
 
+    if matrix_path and weighted:
+        raise click.UsageError("--weighted picks the weighted rock-paper-scissors matrix; "
+                               "--matrix gives another: choose one")
     if matrix_path:
         matrix, names = load_matrix(matrix_path)
     else:

@@ -314,6 +314,13 @@ def test_bad_input_is_one_line(args, message):
 
 # --- the README's claims, pinned ----------------------------------------------------------------
 
+def test_rps_weighted_and_matrix_exclude_each_other(tmp_path):
+    matrix = tmp_path / "game.txt"
+    matrix.write_text("0 1\n1 0\n")
+    result = games("rps", "--weighted", "--matrix", str(matrix))
+    assert result.returncode == 2 and "--weighted picks the weighted" in result.stderr
+
+
 def test_is_equilibrium_rejects_what_is_not_a_pair_of_mixed_strategies():
     A = np.array([[1.0, -1.0], [-1.0, 1.0]])  # matching pennies: (1/2, 1/2) each
     half = np.array([0.5, 0.5])
@@ -338,6 +345,9 @@ def test_loss_averse_kuhn_as_the_readme_tells_it():
 def test_one_card_ga_default_run_as_the_readme_tells_it():
     payload = json.loads(games("onecard", "--json").stdout)  # 200 a side, 50 generations, seed 0
     first, last = payload["history"][0], payload["history"][-1]
+    assert payload["exploitability"] == last["exploitability_best"]  # the fittest pair's
+    assert payload["exploitability_of"].startswith("the fittest pair")
+    assert payload["exploitability_population"] == last["exploitability_population"]
     assert (round(first["exploitability_population"], 2),
             round(last["exploitability_population"], 2)) == (2.79, 1.06)
     assert (round(first["exploitability_best"], 2), round(last["exploitability_best"], 2)) == \
