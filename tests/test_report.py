@@ -171,3 +171,17 @@ def test_the_html_page_renders_in_a_real_browser_with_the_logs_numbers(tmp_path)
     pixels = matplotlib.image.imread(shot)[:, :, :3]
     blue = (abs(pixels - [0x1f / 255, 0x77 / 255, 0xb4 / 255]).sum(axis=2) < 0.05).sum()
     assert blue > 2000  # the bars and lines were drawn, not just text
+
+
+def test_fixed_seats_give_each_player_one_position(tmp_path):
+    # As `gambler-dealer -f` logs: a always in position 0 (the big blind), b in position 1.
+    fixed = tmp_path / "fixed.log"
+    fixed.write_text("".join(line + "\n" for line in MINI.read_text().splitlines()
+                             if line.startswith(("STATE:0:", "STATE:2:"))))
+    page = tmp_path / "fixed.html"
+    result = report(fixed, "--json", "--html", page)
+    assert result.returncode == 0, result.stderr
+    by_name = {p["name"]: p for p in json.loads(result.stdout)["players"]}
+    assert list(by_name["a"]["by_position"]) == ["big blind"]
+    assert list(by_name["b"]["by_position"]) == ["small blind"]
+    assert page.read_text().count("<svg") == 5

@@ -160,11 +160,13 @@ def page(logs: list[str], reports: list[PlayerReport], duplicate: bool, hands: i
             f"<td>{report.showdown_mbb:+,.1f}</td><td>{report.no_showdown_mbb:+,.1f}</td>"
             f"<td>{style['vpip']:.1%}</td><td>{style['pfr']:.1%}</td><td>{aggression}</td>"
             f"<td>{fold}</td></tr>")
-    positions = list(reports[0].by_position)
+    positions = sorted({p for r in reports for p in r.by_position})  # fixed seats: one each
     by_position = bar_chart(
         "result by position", positions,
-        [(r.name, [r.by_position[p].mbb_per_hand for p in positions],
-          [r.by_position[p].ci95_mbb for p in positions]) for r in reports],
+        [(r.name, [r.by_position[p].mbb_per_hand if p in r.by_position else 0.0
+                   for p in positions],
+          [r.by_position[p].ci95_mbb if p in r.by_position else 0.0 for p in positions])
+         for r in reports],
         "mbb/hand (95% interval)")
     by_street = bar_chart(
         "result by street of the hand's end", list(STREETS),
