@@ -25,8 +25,7 @@ import re
 
 import numpy as np
 
-from evaluator.cards import (BOARD_SIZES, RANKS, SUITS, CardError, as_cards, card_code,
-                             card_text)
+from evaluator.cards import BOARD_SIZES, RANKS, SUITS, CardError, as_cards, card_code
 from evaluator.hand_rank import hand_value
 from evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
 from evaluator.rates import WinRate
@@ -287,5 +286,5 @@ def live_combos(hole, board, range_) -> float:
     return float(weights[live].sum())
 
 
-__all__ = ["RangeError", "card_text", "live_combos", "parse_range", "range_counts",
+__all__ = ["RangeError", "live_combos", "parse_range", "range_counts",
            "range_win_rate", "weight_matrix"]

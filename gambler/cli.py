@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import contextmanager
 from typing import NoReturn
 
 import click
@@ -60,23 +61,15 @@ def require_matplotlib(option: str) -> None:
             from None
 
 
+@contextmanager
 def progress_bar(label: str, total: int):
-    """A progress bar on an interactive stderr (a context manager giving `update(count)`), a
-    context giving None otherwise."""
-    from contextlib import nullcontext
-
-    if sys.stderr.isatty():
-        bar = click.progressbar(length=total, label=label, file=sys.stderr)
-
-        class _Updates:
-            def __enter__(self):
-                bar.__enter__()
-                return bar.update
-
-            def __exit__(self, *exc):
-                return bar.__exit__(*exc)
-        return _Updates()
-    return nullcontext(None)
+    """A progress bar on an interactive stderr: yields its `update(count)`, or None when stderr
+    is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        yield bar.update
 
 
 def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

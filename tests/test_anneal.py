@@ -105,11 +105,7 @@ def test_the_best_changes_only_on_a_positive_fresh_gain(tmp_path):
     backend = StubBackend(1.0, fresh_gains=(1.0, -1.0, 0.0))
     run = trainer(tmp_path, backend, steps=9, fresh_sets=3)
     start = list(run.state.best)
-    bests = []
-    for step in range(9):
-        run.state.target_steps = step + 1
-        run.run()
-        bests.append(list(run.state.best))
+    bests = after_each_step(run, 9, lambda state: list(state.best))
     records = [anneal.json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text()
                .splitlines()]
     assert [record["new_best"] for record in records] == [True, False, False] * 3
@@ -225,15 +221,21 @@ def test_a_new_best_must_gain_against_the_held_out_opponents_too(tmp_path):
     assert all(pairs == 2 for seed, pairs in backend.pair_counts if seed == DEAL_SEED)
 
 
+def after_each_step(run, steps: int, read) -> list:
+    """`read(run.state)` after each of the first `steps` steps, the run advanced one at a time."""
+    seen = []
+    for step in range(steps):
+        run.state.target_steps = step + 1
+        run.run()
+        seen.append(read(run.state))
+    return seen
+
+
 def test_restart_after_n_steps_without_a_new_best(tmp_path):
     backend = OpponentStub({0: 1.0, 1: 1.0}, fresh={0: -1.0, 1: -1.0})  # never a new best
     run = trainer(tmp_path, backend, steps=5, opponents={"seed": 1.0}, restart_after=2)
     start = list(run.state.best)
-    currents = []
-    for step in range(5):
-        run.state.target_steps = step + 1
-        run.run()
-        currents.append(list(run.state.current))
+    currents = after_each_step(run, 5, lambda state: list(state.current))
     assert currents[0] != start and currents[1] == start  # reset after steps 0 and 1
     assert currents[2] != start and currents[3] == start
     records = [anneal.json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text()

@@ -10,11 +10,11 @@ import pytest
 from treys import Card, Evaluator
 
 from evaluator.cards import card_text, parse_cards
-from evaluator.cli import main
 from evaluator.holdings import HOLDING_CARDS, holding_index
 from evaluator.matchups import matchup
 from evaluator.ranges import RangeError, live_combos, parse_range, range_win_rate
 from evaluator.rates import win_rate
+from test_equity_cli import run  # gambler-equity in this process: (code, out, err)
 
 
 def combos(text):
@@ -133,13 +133,6 @@ def test_an_empty_live_range_is_an_error():
     assert live_combos("AsAh", "Ac2d7h", "AA") == 0
     with pytest.raises(RangeError, match="empty once the cards"):
         range_win_rate("AsAh", "Ac2d7h", "AA")
-
-
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as exit_:
-        main(list(argv))
-    captured = capsys.readouterr()
-    return exit_.value.code, captured.out, captured.err
 
 
 def test_equity_cli_against_a_range(capsys):

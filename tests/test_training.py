@@ -190,20 +190,27 @@ def test_training_run_log_checkpoint_and_profile(tmp_path):
     assert (tmp_path / "run" / "checkpoint.json").is_file()
 
 
-def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
-    # Steps take milliseconds here: 40 of them leave room to kill the run part-way.
-    assert train(tmp_path, "whole", "--steps", "40").returncode == 0
+def training_in_background(tmp_path, name: str, steps: int, stderr):
+    """`gambler-train` on SMALL in a child process, returned once its log has 4 steps (or after
+    5 minutes): (the process, its log's path)."""
     (tmp_path / "small.yaml").write_text(SMALL)
     process = subprocess.Popen([sys.executable, "-m", "training.train_cli", "--config",
                                 str(tmp_path / "small.yaml"), "--run-dir",
-                                str(tmp_path / "cut"), "--seed", "7", "--steps", "40"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                str(tmp_path / name), "--seed", "7", "--steps", str(steps)],
+                               stdout=subprocess.DEVNULL, stderr=stderr, text=True,
                                env=os.environ.copy())
-    log = tmp_path / "cut" / "log.jsonl"
+    log = tmp_path / name / "log.jsonl"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and (not log.exists()
                                            or len(log.read_text().splitlines()) < 4):
         time.sleep(0.002)
+    return process, log
+
+
+def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
+    # Steps take milliseconds here: 40 of them leave room to kill the run part-way.
+    assert train(tmp_path, "whole", "--steps", "40").returncode == 0
+    process, log = training_in_background(tmp_path, "cut", 40, stderr=subprocess.DEVNULL)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert len(log.read_text().splitlines()) < 40
@@ -213,16 +220,7 @@ def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
 
 
 def test_ctrl_c_keeps_the_best_profile_so_far(tmp_path):
-    (tmp_path / "small.yaml").write_text(SMALL)
-    process = subprocess.Popen([sys.executable, "-m", "training.train_cli", "--config",
-                                str(tmp_path / "small.yaml"), "--run-dir",
-                                str(tmp_path / "cut"), "--seed", "7", "--steps", "400"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    log = tmp_path / "cut" / "log.jsonl"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and (not log.exists()
-                                           or len(log.read_text().splitlines()) < 4):
-        time.sleep(0.01)
+    process, _ = training_in_background(tmp_path, "cut", 400, stderr=subprocess.PIPE)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130

@@ -18,23 +18,11 @@ import argparse
 import json
 import sys
 
-import numpy as np
+from training.search import OPPONENTS  # the fixed opponents: profiles, exploiters, baselines
 
-OPPONENTS = ("seed", "handmade", "default-v1", "catcher", "shover", "prober", "sizer", "call",
-             "raise", "allin", "random")
-
-
-def adjusted_pair_chips(a, b, deals, rules) -> np.ndarray:
-    """A's all-in adjusted chips per duplicate deal against B."""
-    from training.engine import encode_strategy, play_deals
-
-    kind_a, params_a = encode_strategy(a)
-    kind_b, params_b = encode_strategy(b)
-    chips = np.zeros((len(deals), 2), dtype=np.int64)
-    adjusted = np.zeros((len(deals), 2))
-    play_deals(rules, kind_a, params_a, kind_b, params_b, deals.v, deals.outcomes,
-               deals.allin_equity, 1, deals.first_deal, chips, adjusted)
-    return adjusted.sum(axis=1)
+#: The engine's seed for mixed play and the random baseline (gambler-match uses the deal seed
+#: instead, so rows of mixed profiles or `random` differ from its differences by that luck).
+ENGINE_SEED = 1
 
 
 def paired_ab(a_spec: str, b_spec: str, opponents=OPPONENTS, seed: int = 7,
@@ -42,22 +30,22 @@ def paired_ab(a_spec: str, b_spec: str, opponents=OPPONENTS, seed: int = 7,
     """The A/B's numbers (the module docstring's JSON)."""
     from protocol import load_game
     from training.deals import cached_deal_set
-    from training.engine import encode_rules
-    from training.evaluate import score_pairs
+    from training.engine import encode_rules, encode_strategy
+    from training.evaluate import Backend, score_pairs
     from training.lbr import run_lbr
     from training.match_cli import resolve
 
     game = load_game()
-    rules = encode_rules(game)
     a, b = resolve(a_spec), resolve(b_spec)
-    deals, _ = cached_deal_set(seed, 0, (hands + 1) // 2)
+    deals, path = cached_deal_set(seed, 0, (hands + 1) // 2)
     result = {"a": a_spec, "b": b_spec, "seed": seed, "hands": 2 * len(deals),
               "lbr_seed": lbr_seed, "lbr_hands": lbr_hands, "opponents": {}}
-    for name in opponents:
-        opponent = resolve(name)
-        difference = (adjusted_pair_chips(a, opponent, deals, rules)
-                      - adjusted_pair_chips(b, opponent, deals, rules))
-        score = score_pairs(difference, game.big_blind)
+    encoded = [encode_strategy(resolve(name)) for name in opponents]
+    pairs = [(*encode_strategy(first), *opponent) for first in (a, b) for opponent in encoded]
+    chips = Backend().run(deals, str(path), encode_rules(game), pairs, ENGINE_SEED)
+    count = len(encoded)
+    for name, with_a, with_b in zip(opponents, chips[:count], chips[count:]):
+        score = score_pairs(with_a.adjusted - with_b.adjusted, game.big_blind)
         result["opponents"][name] = {"mbb_per_hand": score.mbb_per_hand,
                                      "ci95_mbb": score.ci95_mbb}
     if lbr_hands:

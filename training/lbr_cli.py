@@ -12,20 +12,12 @@ profile's rules can take from it, in mbb/hand with a 95% confidence interval ove
 from __future__ import annotations
 
 import json
-import sys
 import time
-from contextlib import nullcontext
 
 import click
 
-from gambler.cli import SEED_RANGE, debug_option, run
+from gambler.cli import SEED_RANGE, debug_option, progress_bar, run
 from protocol.gamedef import DEFAULT_GAME, load_game
-
-
-def _progress(total: int):
-    if sys.stderr.isatty():
-        return click.progressbar(length=total, label="LBR", file=sys.stderr)
-    return nullcontext(None)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,9 +55,8 @@ def command(profile, actions, hands, seed, game_file, workers, breakdown, as_jso
 
     started = time.perf_counter()
     deals = (hands + 1) // 2
-    with _progress(deals) as bar:
-        result = run_lbr(strategy, game, hands, seed, actions, workers,
-                         progress=bar.update if bar is not None else None)
+    with progress_bar("LBR", deals) as update:
+        result = run_lbr(strategy, game, hands, seed, actions, workers, progress=update)
     seconds = time.perf_counter() - started
     score, adjusted = result.score, result.adjusted_score
     seats = [result.position_score(position) for position in range(2)]

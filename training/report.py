@@ -43,6 +43,9 @@ class Estimate:
         return {"mbb_per_hand": self.mbb_per_hand, "ci95_mbb": self.ci95_mbb,
                 "units": self.units}
 
+    def __str__(self) -> str:
+        return f"{self.mbb_per_hand:+,.1f} ± {self.ci95_mbb:,.1f}"
+
 
 def estimate(unit_chips: list[float], hands_per_unit: float, big_blind: int) -> Estimate:
     """mbb/hand of chips summed per unit (each of `hands_per_unit` hands), with 1.96 standard

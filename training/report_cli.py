@@ -15,10 +15,6 @@ from gambler.cli import check_output_path, debug_option, run
 from protocol.gamedef import DEFAULT_GAME, load_game
 
 
-def _estimate(value) -> str:
-    return f"{value.mbb_per_hand:+,.1f} ± {value.ci95_mbb:,.1f}"
-
-
 def _share(value) -> str:
     return "-" if value is None else f"{value:.1%}"
 
@@ -34,10 +30,10 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
         lines += [
             "",
             f"{report.name}: {report.hands:,} hands, {report.chips:+,.0f} chips, "
-            f"{_estimate(report.result)} mbb/hand",
-            f"  all-in adjusted: {_estimate(report.adjusted)} (the run-outs' luck: "
-            f"{_estimate(report.luck)})",
-            "  by position: " + "; ".join(f"{label} {_estimate(value)}"
+            f"{report.result} mbb/hand",
+            f"  all-in adjusted: {report.adjusted} (the run-outs' luck: "
+            f"{report.luck})",
+            "  by position: " + "; ".join(f"{label} {value}"
                                           for label, value in report.by_position.items()),
             f"  showdown {report.showdown_mbb:+,.1f}, no showdown {report.no_showdown_mbb:+,.1f} "
             "mbb/hand",

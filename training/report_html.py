@@ -141,10 +141,6 @@ def bar_chart(title: str, groups: list[str], series: list[tuple[str, list[float]
     return _svg(title, parts)
 
 
-def _estimate(value) -> str:
-    return f"{value.mbb_per_hand:+,.1f} ± {value.ci95_mbb:,.1f}"
-
-
 def page(logs: list[str], reports: list[PlayerReport], duplicate: bool, hands: int,
          big_blind: int) -> str:
     """The whole page as one string."""
@@ -155,8 +151,8 @@ def page(logs: list[str], reports: list[PlayerReport], duplicate: bool, hands: i
         fold = "-" if style["fold_to_bet"] is None else f"{style['fold_to_bet']:.1%}"
         rows.append(
             f"<tr><th>{html.escape(report.name)}</th><td>{report.hands:,}</td>"
-            f"<td>{report.chips:+,.0f}</td><td class='result'>{_estimate(report.result)}</td>"
-            f"<td>{_estimate(report.adjusted)}</td><td>{_estimate(report.luck)}</td>"
+            f"<td>{report.chips:+,.0f}</td><td class='result'>{report.result}</td>"
+            f"<td>{report.adjusted}</td><td>{report.luck}</td>"
             f"<td>{report.showdown_mbb:+,.1f}</td><td>{report.no_showdown_mbb:+,.1f}</td>"
             f"<td>{style['vpip']:.1%}</td><td>{style['pfr']:.1%}</td><td>{aggression}</td>"
             f"<td>{fold}</td></tr>")
