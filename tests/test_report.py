@@ -186,3 +186,16 @@ def test_fixed_seats_give_each_player_one_position(tmp_path):
     assert list(by_name["a"]["by_position"]) == ["big blind"]
     assert list(by_name["b"]["by_position"]) == ["small blind"]
     assert page.read_text().count("<svg") == 5
+
+
+def test_hands_with_other_hole_cards_are_not_a_duplicate_deal(tmp_path):
+    # Two preflop folds show no board, so only the hole cards can tell the deals apart.
+    log = tmp_path / "two.log"
+    log.write_text("STATE:0:r300f:AsKd|2c3d:-100|100:a|b\n"
+                   "STATE:1:r300f:QsJd|2c3d:-100|100:b|a\n")
+    payload, by_name = players(log)
+    assert payload["duplicate"] is False and by_name["a"]["result"]["units"] == 2
+    log.write_text("STATE:0:r300f:AsKd|2c3d:-100|100:a|b\n"
+                   "STATE:1:r300f:2c3d|AsKd:-100|100:b|a\n")
+    payload, by_name = players(log)
+    assert payload["duplicate"] is True and by_name["a"]["result"]["units"] == 1
