@@ -26,11 +26,11 @@ SUMMARY = re.compile(r"gambler: (\d+) hands.*latency p50 ([\d.]+) ms, p99 ([\d.]
 
 def match(first: str, second: str, hands: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
-        dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "bench", GAME,
+        dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "bench", GAME,
                                    str(hands), str(seed), "one", "two", "-q"], cwd=folder,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         ports = dealer.stdout.readline().split()
-        bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port,
+        bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port,
                                   "--params", params, "--quiet", "--seed", str(seat)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 for seat, (port, params) in enumerate(zip(ports, (first, second)))]

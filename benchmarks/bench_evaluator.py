@@ -29,12 +29,12 @@ import numpy as np
 
 numba.set_num_threads(1)
 
-from evaluator import parse_cards, warm_up, win_rate  # noqa: E402
-from evaluator.hand_rank import rank_hands, rank_hands_unchecked  # noqa: E402
-from evaluator.showdown import (EXACT_KERNELS, sampled_counts,  # noqa: E402
+from gambler.evaluator import parse_cards, warm_up, win_rate  # noqa: E402
+from gambler.evaluator.hand_rank import rank_hands, rank_hands_unchecked  # noqa: E402
+from gambler.evaluator.showdown import (EXACT_KERNELS, sampled_counts,  # noqa: E402
                                 sampled_preflop_counts)
-from evaluator.rng import stream_seed  # noqa: E402
-from evaluator.tables import load_tables  # noqa: E402
+from gambler.evaluator.rng import stream_seed  # noqa: E402
+from gambler.evaluator.tables import load_tables  # noqa: E402
 from machine import machine_line  # noqa: E402
 
 # Packages numba imports when they are installed, none of which gambler depends on.

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from games.cfr import average_policy, cfr_iterations, exploitability
-from games.poker_trees import kuhn_tree, leduc_tree
+from gambler.games.cfr import average_policy, cfr_iterations, exploitability
+from gambler.games.poker_trees import kuhn_tree, leduc_tree
 from machine import machine_line
 
 

@@ -43,14 +43,14 @@ def main() -> None:
     import numba
     import numpy as np
 
-    from bot.params import load_profile
-    from evaluator import win_rate
-    from evaluator.holdings import HOLDING_CARDS, HOLDINGS, every_holding_rates
-    from evaluator.tables import load_tables
+    from gambler.bot.params import load_profile
+    from gambler.evaluator import win_rate
+    from gambler.evaluator.holdings import HOLDING_CARDS, HOLDINGS, every_holding_rates
+    from gambler.evaluator.tables import load_tables
     from lbr_reference import ReferenceBot, reference_lbr_hand
-    from protocol import load_game
-    from training.deals import deal_cards
-    from training.lbr import LbrDeals, holding_preflop_v, run_lbr
+    from gambler.protocol import load_game
+    from gambler.training.deals import deal_cards
+    from gambler.training.lbr import LbrDeals, holding_preflop_v, run_lbr
 
     game = load_game()
     profile = load_profile("default-v1")  # the figures in the README were measured with it

@@ -22,13 +22,13 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from bot.automaton import choose_action, plan_for_state
-from bot.params import load_profile
-from evaluator.rng import mixing_uniform
-from protocol import BettingState, load_game
-from training.deals import compute_deal_set
+from gambler.bot.automaton import choose_action, plan_for_state
+from gambler.bot.params import load_profile
+from gambler.evaluator.rng import mixing_uniform
+from gambler.protocol import BettingState, load_game
+from gambler.training.deals import compute_deal_set
 from machine import machine_line
-from training.engine import encode_rules, encode_strategy, play_deals, play_deals_parallel
+from gambler.training.engine import encode_rules, encode_strategy, play_deals, play_deals_parallel
 
 
 MIX_SEED = 1

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.params import RoundParams
-from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, BettingState, raise_to
+from gambler.bot.params import RoundParams
+from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, BettingState, raise_to
 
 GIVE_UP, WAIT_AND_SEE, RAISE_TO, BET_TO_END = range(4)
 MODE_NAMES = ("give up", "wait and see", "raise to some amount", "bet to the end")

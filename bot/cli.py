@@ -16,9 +16,9 @@ import time
 import click
 
 from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, run
-from protocol.client import DealerConnection, play_match
-from protocol.errors import GameDefinitionError, ProtocolError, UnreadableStateError
-from protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.client import DealerConnection, play_match
+from gambler.protocol.errors import GameDefinitionError, ProtocolError, UnreadableStateError
+from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,8 +44,8 @@ from protocol.gamedef import DEFAULT_GAME, load_game
 @debug_option
 def command(host, port, profile, game_file, samples, seed, log_path, quiet, state_line) -> None:
     """Play heads-up hold'em against the ACPC dealer at HOST PORT (or explain one decision)."""
-    from bot.player import Player
-    from bot.strategies import load_strategy
+    from gambler.bot.player import Player
+    from gambler.bot.strategies import load_strategy
 
     if state_line is None and (host is None or port is None):
         raise click.UsageError("give HOST and PORT to play, or --explain STATE")
@@ -68,7 +68,7 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
     except OSError as error:
         fail("gambler", f"cannot connect to {host}:{port}: {error.strerror or error}")
     with connection:
-        import evaluator
+        from gambler import evaluator
         evaluator.warm_up(samples=bool(samples))  # heavy start-up happens before VERSION
         connection.send_version()
         if not quiet:
@@ -103,10 +103,10 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
 def explain(strategy, game, line: str) -> None:
     """Print the decision the strategy makes in one MATCHSTATE line, with the decision log's
     fields one per line."""
-    from bot.automaton import format_fields
-    from bot.player import ROUND_NAMES
-    from bot.strategies import act_and_explain
-    from protocol.matchstate import format_cards_field, parse_matchstate
+    from gambler.bot.automaton import format_fields
+    from gambler.bot.player import ROUND_NAMES
+    from gambler.bot.strategies import act_and_explain
+    from gambler.protocol.matchstate import format_cards_field, parse_matchstate
 
     state = parse_matchstate(game, line.strip())
     if not state.is_our_turn:

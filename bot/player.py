@@ -16,12 +16,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from bot.automaton import format_fields
-from bot.strategies import act_and_explain
-from protocol.betting import Action
-from protocol.client import MatchEvents
-from protocol.errors import ProtocolError
-from protocol.matchstate import MatchState, format_cards_field
+from gambler.bot.automaton import format_fields
+from gambler.bot.strategies import act_and_explain
+from gambler.protocol.betting import Action
+from gambler.protocol.client import MatchEvents
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.matchstate import MatchState, format_cards_field
 
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")

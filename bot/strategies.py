@@ -19,13 +19,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
-from bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
-from bot.params import Profile, ProfileError, load_profile, shipped_profile_names
-from evaluator import win_rate
+from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
+from gambler.bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
+from gambler.bot.params import Profile, ProfileError, load_profile, shipped_profile_names
+from gambler.evaluator import win_rate
 from gambler import MAX_SEED
-from protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
-from protocol.matchstate import MatchState
+from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
+from gambler.protocol.matchstate import MatchState
 
 BASELINES = ("call", "raise", "allin", "random")
 EXAMPLE_PLAYER_MIX = (0.06, 0.47, 0.47)  # fold, call, raise
@@ -135,7 +135,7 @@ class ProfileStrategy(RoundWinRate):
             params = self.profile.rounds[round_]
             draw = 1.0
             if params.mixing_probability(v) > 0:
-                from evaluator.rng import mixing_uniform  # numba, only for mixed profiles
+                from gambler.evaluator.rng import mixing_uniform  # numba, only for mixed profiles
                 draw = mixing_uniform(self.seed, state.hand, round_, state.position)
             self._plan = plan_for_state(params, v, state.betting, draw)
             self.plans_made += 1

@@ -16,12 +16,12 @@ import gc
 import importlib
 from typing import TYPE_CHECKING
 
-from evaluator.cards import CardError, format_cards, parse_cards
+from gambler.evaluator.cards import CardError, format_cards, parse_cards
 
 if TYPE_CHECKING:
-    from evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
-    from evaluator.matchups import matchup
-    from evaluator.rates import WinRate, WinRates, win_rate, win_rates
+    from gambler.evaluator.hand_rank import CATEGORY_NAMES, category_name, hand_category, rank_hands
+    from gambler.evaluator.matchups import matchup
+    from gambler.evaluator.rates import WinRate, WinRates, win_rate, win_rates
 
 __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_category",
            "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
@@ -29,10 +29,10 @@ __all__ = ["CardError", "parse_cards", "format_cards", "rank_hands", "hand_categ
 
 # The numba parts load on first use, so that what needs only cards (the protocol layer, the
 # dealer, `gambler --help`) starts without importing numba.
-_LAZY = {name: "evaluator.hand_rank"
+_LAZY = {name: "gambler.evaluator.hand_rank"
          for name in ("rank_hands", "hand_category", "category_name", "CATEGORY_NAMES")}
-_LAZY.update({name: "evaluator.rates" for name in ("win_rate", "win_rates", "WinRate", "WinRates")})
-_LAZY["matchup"] = "evaluator.matchups"
+_LAZY.update({name: "gambler.evaluator.rates" for name in ("win_rate", "win_rates", "WinRate", "WinRates")})
+_LAZY["matchup"] = "gambler.evaluator.matchups"
 
 
 def __getattr__(name: str):
@@ -63,7 +63,7 @@ def warm_up(samples: bool = False, batch: bool = False) -> None:
     try:
         import numpy as np
 
-        from evaluator.rates import win_rate, win_rates
+        from gambler.evaluator.rates import win_rate, win_rates
 
         for board in ("", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"):
             win_rate("AsKc", board)

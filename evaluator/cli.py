@@ -11,7 +11,7 @@ import json
 
 import click
 
-from evaluator.cards import BOARD_SIZES, format_cards, parse_cards
+from gambler.evaluator.cards import BOARD_SIZES, format_cards, parse_cards
 from gambler.cli import SEED_RANGE, debug_option, run
 
 
@@ -64,13 +64,13 @@ def command(hole: str, board: str, samples: int | None, seed: int | None, agains
     if against is not None:
         if samples is not None:
             raise click.UsageError("--samples applies to a random opponent, not to --vs")
-        from evaluator.ranges import live_combos, parse_range, range_win_rate
+        from gambler.evaluator.ranges import live_combos, parse_range, range_win_rate
 
         weights = parse_range(against)
         rate = range_win_rate(hole_codes, board_codes, weights)
         combos = live_combos(hole_codes, board_codes, weights)
     else:
-        from evaluator.rates import win_rate  # numba loads only once the input is known good
+        from gambler.evaluator.rates import win_rate  # numba loads only once the input is known good
 
         rate = win_rate(hole_codes, board_codes, samples=samples, seed=seed,
                         progress=_progress_line() if samples else None)

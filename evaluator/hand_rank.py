@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import uint32, uint64
 
-from evaluator.cards import CardError, DECK_SIZE
-from evaluator.tables import (CATEGORY_FIRST_VALUE, CATEGORY_NAMES, FLUSH_CHECK, HASH_SHIFT,
+from gambler.evaluator.cards import CardError, DECK_SIZE
+from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, CATEGORY_NAMES, FLUSH_CHECK, HASH_SHIFT,
                               SUIT_COUNTERS_START, SUIT_LANE, SUIT_SHIFT, HandTables,
                               load_tables)
 from gambler.jit import helper, njit

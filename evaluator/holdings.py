@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from evaluator.hand_rank import hand_value, plain_value
-from evaluator.showdown import _board_flush_suit, _cards_key_bits
+from gambler.evaluator.hand_rank import hand_value, plain_value
+from gambler.evaluator.showdown import _board_flush_suit, _cards_key_bits
 from gambler.jit import helper, njit
 
 HOLDINGS = 1326

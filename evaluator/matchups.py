@@ -7,7 +7,7 @@ the flop, C(45, 2) = 990 on the flop, 44 on the turn, 1 on the river. `matchup_c
 
 Before the flop that is 3.4 million hand values a matchup, too slow for every hand of a match, so
 the preflop counts ship as a table (`evaluator/data/matchups.npz`, built by
-`python -m evaluator.matchups`). Relabelling suits changes no showdown, so the table holds one
+`python -m gambler.evaluator.matchups`). Relabelling suits changes no showdown, so the table holds one
 row per class of matchups under the 24 permutations of the suits, and one orientation of each
 unordered pair: 47,008 rows for the 812,175 unordered pairs of disjoint holdings. A matchup's key
 is the smallest, over the suit permutations, of the four card codes (each hand's two cards
@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 from numba import prange
 
-from evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
-from evaluator.hand_rank import hand_value
-from evaluator.showdown import SUIT_COUNTERS_START, keys_bits_except
-from evaluator.tables import load_tables
+from gambler.evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
+from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.showdown import SUIT_COUNTERS_START, keys_bits_except
+from gambler.evaluator.tables import load_tables
 from gambler.jit import helper, njit
 
 PREFLOP_BOARDS = 1_712_304  # C(48, 5)
@@ -219,7 +219,7 @@ def load_table() -> tuple[np.ndarray, np.ndarray]:
             counts = np.stack([data["wins"], data["ties"]], axis=1).astype(np.int64)
         if keys.shape[0] != MATCHUP_CLASSES:
             raise RuntimeError(f"{DATA_FILE}: {keys.shape[0]} rows, expected {MATCHUP_CLASSES}; "
-                               "rebuild it with `python -m evaluator.matchups`")
+                               "rebuild it with `python -m gambler.evaluator.matchups`")
         _table = keys, counts
     return _table
 

@@ -6,7 +6,7 @@ holds the exact counts of wins, ties and losses over every opponent hand and eve
 C(50, 5) x C(45, 2) = 2,118,760 x 990 = 2,097,572,400 showdowns per hole, found by the reference
 enumerator `evaluator.showdown.enumerate_counts` (about 2e9 showdowns a class, some minutes on two
 cores for the whole table). The table lives in `evaluator/data/preflop.csv`;
-`python -m evaluator.preflop` rebuilds it.
+`python -m gambler.evaluator.preflop` rebuilds it.
 
 Class index: 13 * a + b with ranks 2..A = 0..12; a pair has a = b, a suited hand a > b (high rank
 first), an offsuit hand a < b (low rank first), as in the usual 13 x 13 grid of starting hands.
@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 from numba import prange
 
-from evaluator.cards import RANKS
-from evaluator.showdown import enumerate_counts
-from evaluator.tables import load_tables
+from gambler.evaluator.cards import RANKS
+from gambler.evaluator.showdown import enumerate_counts
+from gambler.evaluator.tables import load_tables
 from gambler.jit import njit
 
 CLASS_COUNT = 169
@@ -111,7 +111,7 @@ def load_table() -> np.ndarray:
             rows = list(csv.DictReader(file))
         if len(rows) != CLASS_COUNT:
             raise RuntimeError(f"{DATA_FILE}: {len(rows)} classes, expected {CLASS_COUNT}; "
-                               "rebuild it with `python -m evaluator.preflop`")
+                               "rebuild it with `python -m gambler.evaluator.preflop`")
         for row in rows:
             table[names[row["class"]]] = (int(row["wins"]), int(row["ties"]), int(row["losses"]))
         _table = table

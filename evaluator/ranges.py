@@ -25,12 +25,12 @@ import re
 
 import numpy as np
 
-from evaluator.cards import BOARD_SIZES, RANKS, SUITS, CardError, as_cards, card_code
-from evaluator.hand_rank import hand_value
-from evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
-from evaluator.rates import WinRate
-from evaluator.showdown import _cards_key_bits, unseen_cards
-from evaluator.tables import SUIT_COUNTERS_START, load_tables
+from gambler.evaluator.cards import BOARD_SIZES, RANKS, SUITS, CardError, as_cards, card_code
+from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
+from gambler.evaluator.rates import WinRate
+from gambler.evaluator.showdown import _cards_key_bits, unseen_cards
+from gambler.evaluator.tables import SUIT_COUNTERS_START, load_tables
 from gambler.jit import njit
 
 
@@ -236,7 +236,7 @@ def range_counts(tables, hole, board, weights):
 
 
 def _preflop_range_counts(hole: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:
-    from evaluator.matchups import preflop_counts
+    from gambler.evaluator.matchups import preflop_counts
 
     first, second = HOLDING_CARDS[:, 0], HOLDING_CARDS[:, 1]
     live = (weights > 0) & (first != hole[0]) & (first != hole[1]) & (second != hole[0]) \

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
-from evaluator.hand_rank import distinct_codes
-from evaluator.preflop import class_index, class_indices, load_table
-from evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
+from gambler.evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
+from gambler.evaluator.hand_rank import distinct_codes
+from gambler.evaluator.preflop import class_index, class_indices, load_table
+from gambler.evaluator.showdown import (EXACT_KERNELS, batch_counts, sampled_counts,
                                 sampled_preflop_counts)
-from evaluator.rng import stream_seed
-from evaluator.tables import load_tables
+from gambler.evaluator.rng import stream_seed
+from gambler.evaluator.tables import load_tables
 from gambler import MAX_SEED
 from gambler.jit import njit
 

@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange, uint64
 
-from evaluator.hand_rank import flush_value, hand_value, plain_value
-from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from evaluator.tables import SUIT_COUNTERS_START, SUIT_SHIFT
+from gambler.evaluator.hand_rank import flush_value, hand_value, plain_value
+from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.evaluator.tables import SUIT_COUNTERS_START, SUIT_SHIFT
 from gambler.jit import helper, njit
 
 BOARD_SIZE = 5

@@ -20,7 +20,7 @@ Hand values are dense: 1 (7-5-4-3-2 offsuit) .. 7462 (royal flush), higher is be
 tie, one value per distinct 5-card hand strength (treys' rank is `7463 - value`).
 
 The tables are deterministic and small (about 380 KB); they ship in `evaluator/data/` and
-`python -m evaluator.tables` rebuilds them.
+`python -m gambler.evaluator.tables` rebuilds them.
 """
 
 from __future__ import annotations
@@ -275,7 +275,7 @@ def load_tables() -> HandTables:
         with np.load(DATA_FILE) as data:
             if tuple(data["rank_keys"].tolist()) != RANK_KEYS:
                 raise RuntimeError(f"{DATA_FILE} was built for other rank keys; "
-                                   "rebuild it with `python -m evaluator.tables`")
+                                   "rebuild it with `python -m gambler.evaluator.tables`")
             _loaded = HandTables(card_keys(), card_bits(), data["hash_offsets"].astype(np.int32),
                                  data["rank_values"], data["flush_values"])
     return _loaded

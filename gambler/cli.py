@@ -72,6 +72,19 @@ def progress_bar(label: str, total: int):
         yield bar.update
 
 
+def child_command(module: str) -> list[str]:
+    """The command line that runs `python -m module` in a child process, immune to the current
+    folder: `-P` keeps the folder off `sys.path`, so a directory named `gambler` there (a clone,
+    say) cannot shadow the installed package."""
+    return [sys.executable, "-P", "-m", module]
+
+
+def last_line(text: str | None) -> str:
+    """The last non-blank line of a child's stderr (its one-line error), or ''."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
 def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"{program}: error: {message}", err=True)
     sys.exit(code)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -32,15 +33,21 @@ import numba.extending
 
 from gambler import __version__
 
-_JITTED_PACKAGES = ("gambler", "evaluator", "protocol", "bot", "training", "games")
+_JITTED_PACKAGES = ("gambler", "gambler.evaluator", "gambler.protocol", "gambler.bot",
+                    "gambler.training", "gambler.games")
+
+
+def _package_folder(package: str) -> Path:
+    """Where a package's sources are, without importing it (in a checkout `gambler.bot` is the
+    repository's `bot/`; installed, it is `site-packages/gambler/bot/`)."""
+    return Path(importlib.util.find_spec(package).submodule_search_locations[0])
 
 
 def _source_stamp() -> str:
     """A short hash that changes whenever any source file of a jitted package changes."""
-    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha1(f"{__version__}|{numba.__version__}".encode())
     for package in _JITTED_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
+        for path in sorted(_package_folder(package).glob("*.py")):
             stat = path.stat()
             digest.update(f"{package}/{path.name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
     return digest.hexdigest()[:16]

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import uint64
 
-from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from games.tree import GameTree
+from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.games.tree import GameTree
 from gambler.jit import helper, njit
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "mccfr")

@@ -44,8 +44,8 @@ def command() -> None:
 # --- CFR ------------------------------------------------------------------------------------------
 
 def _cfr(game: str, algorithm: str, iterations: int, seed: int, as_json: bool):
-    from games.cfr import solve
-    from games.poker_trees import kuhn_tree, leduc_tree
+    from gambler.games.cfr import solve
+    from gambler.games.poker_trees import kuhn_tree, leduc_tree
 
     tree = kuhn_tree() if game == "kuhn" else leduc_tree()
     verbose = not as_json and iterations >= 1000
@@ -93,7 +93,7 @@ def kuhn(algorithm, iterations, loss_aversion, seed, as_json) -> None:
 
 
 def _kuhn_loss_averse(loss_aversion: float, as_json: bool) -> None:
-    from games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
+    from gambler.games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
 
     started = time.perf_counter()
     form = kuhn_normal_form()
@@ -185,7 +185,7 @@ def _bets(text: str) -> tuple[int, ...]:
 def onecard(cards, bets, ante, population, generations, parents, mutation, plot_path, seed,
             as_json) -> None:
     """One-card poker: the seed's genetic algorithm, measured against the exact solution."""
-    from games.onecard import OneCardGame, run_ga, solve_exactly, strategy_tables
+    from gambler.games.onecard import OneCardGame, run_ga, solve_exactly, strategy_tables
 
     if plot_path:
         check_output_path(plot_path, "--plot")
@@ -276,8 +276,8 @@ def _plot_onecard(game, result, path: str) -> None:
 @debug_option
 def rps(iterations, opponent, matrix_path, weighted, variant, seed, as_json) -> None:
     """Regret matching against a fixed opponent or in self-play."""
-    from games.regret import RPS, RPS_ACTIONS, WEIGHTED_RPS, best_response, load_matrix
-    from games.regret import run as run_regret
+    from gambler.games.regret import RPS, RPS_ACTIONS, WEIGHTED_RPS, best_response, load_matrix
+    from gambler.games.regret import run as run_regret
 
     if matrix_path and weighted:
         raise click.UsageError("--weighted picks the weighted rock-paper-scissors matrix; "
@@ -351,7 +351,7 @@ def nim(rows, limit, selection, population, offspring, generations, mutation, ma
     """Misère Nim: evolve the seed's two-gene player; win rates against optimal play."""
     import random
 
-    from games.nim import BASELINES, evolve, optimal_move, win_rate, winning
+    from gambler.games.nim import BASELINES, evolve, optimal_move, win_rate, winning
 
     try:
         heaps = tuple(int(part) for part in rows.split(","))

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games.lp import maximise
-from games.tree import GameTree, TreeBuilder
+from gambler.games.lp import maximise
+from gambler.games.tree import GameTree, TreeBuilder
 
 
 @dataclass(frozen=True)

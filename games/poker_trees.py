@@ -14,7 +14,7 @@ pair with the public card wins, otherwise the higher card, equal ranks split.
 
 from __future__ import annotations
 
-from games.tree import GameTree, TreeBuilder
+from gambler.games.tree import GameTree, TreeBuilder
 
 KUHN_CARDS = "JQK"
 

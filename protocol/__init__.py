@@ -6,11 +6,11 @@ Everything here agrees with the ACPC server's `game.c` and `dealer.c` to the chi
 replay the real dealer's transcripts and logs in `tests/data/acpc/`.
 """
 
-from protocol.betting import (CALL, CALL_ACTION, FOLD, FOLD_ACTION, RAISE, Action, BettingState,
+from gambler.protocol.betting import (CALL, CALL_ACTION, FOLD, FOLD_ACTION, RAISE, Action, BettingState,
                               LegalActions, parse_betting, raise_to)
-from protocol.errors import GameDefinitionError, IllegalActionError, ProtocolError
-from protocol.gamedef import DEFAULT_GAME, Game, load_game, parse_game
-from protocol.matchstate import MatchState, parse_matchstate
+from gambler.protocol.errors import GameDefinitionError, IllegalActionError, ProtocolError
+from gambler.protocol.gamedef import DEFAULT_GAME, Game, load_game, parse_game
+from gambler.protocol.matchstate import MatchState, parse_matchstate
 
 __all__ = ["Action", "BettingState", "LegalActions", "parse_betting", "raise_to", "FOLD", "CALL",
            "RAISE", "FOLD_ACTION", "CALL_ACTION", "Game", "load_game", "parse_game",

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from protocol.errors import IllegalActionError, ProtocolError
-from protocol.gamedef import Game
+from gambler.protocol.errors import IllegalActionError, ProtocolError
+from gambler.protocol.gamedef import Game
 
 FOLD = "f"
 CALL = "c"
@@ -331,7 +331,7 @@ class BettingState:
             total = self.pot()
             return tuple(float(total - self.spent[p]) if not self.folded[p]
                          else float(-self.spent[p]) for p in range(players))
-        from protocol.showdown import hand_strength  # evaluator import only when needed
+        from gambler.protocol.showdown import hand_strength  # evaluator import only when needed
 
         visible = tuple(board[:self.board_cards_visible])
         strengths = {}

@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from protocol.betting import CALL_ACTION, Action
-from protocol.errors import ProtocolError, UnreadableStateError
-from protocol.gamedef import Game
-from protocol.matchstate import MatchState, parse_matchstate
+from gambler.protocol.betting import CALL_ACTION, Action
+from gambler.protocol.errors import ProtocolError, UnreadableStateError
+from gambler.protocol.gamedef import Game
+from gambler.protocol.matchstate import MatchState, parse_matchstate
 
 VERSION_LINE = "VERSION:2.0.0"
 MAX_LINE_BYTES = 1 << 16

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.gamedef import MAX_RANKS, MAX_SUITS, Game
+from gambler.protocol.gamedef import MAX_RANKS, MAX_SUITS, Game
 
 _N = 624
 _M = 397

@@ -34,12 +34,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from protocol.betting import CALL_ACTION, BettingState
-from protocol.client import ConnectionClosed, LineReader, LineTimeout
-from protocol.deal import Deal, MersenneTwister, deal_hand
-from protocol.errors import ProtocolError
-from protocol.gamedef import Game
-from protocol.matchstate import (MatchState, format_cards_field, parse_matchstate,
+from gambler.protocol.betting import CALL_ACTION, BettingState
+from gambler.protocol.client import ConnectionClosed, LineReader, LineTimeout
+from gambler.protocol.deal import Deal, MersenneTwister, deal_hand
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.gamedef import Game
+from gambler.protocol.matchstate import (MatchState, format_cards_field, parse_matchstate,
                                  parse_reply_action)
 
 DEFAULT_T_RESPONSE_MS = 600_000

@@ -12,10 +12,10 @@ from __future__ import annotations
 import click
 
 from gambler.cli import debug_option, run
-from protocol.dealer import (DEFAULT_T_HAND_MS, DEFAULT_T_PER_HAND_MS, DEFAULT_T_RESPONSE_MS,
+from gambler.protocol.dealer import (DEFAULT_T_HAND_MS, DEFAULT_T_PER_HAND_MS, DEFAULT_T_RESPONSE_MS,
                              Dealer, DealerOptions)
-from protocol.errors import ProtocolError
-from protocol.gamedef import load_game
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.gamedef import load_game
 
 
 def _ports(text: str | None, seats: int) -> list[int]:

@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 
 from gambler.errors import read_text
-from protocol.errors import GameDefinitionError
+from gambler.protocol.errors import GameDefinitionError
 
 MAX_PLAYERS = 10
 MAX_ROUNDS = 4

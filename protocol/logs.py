@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol.betting import BettingState, parse_betting
-from protocol.errors import ProtocolError
-from protocol.gamedef import Game
-from protocol.matchstate import parse_cards_field
+from gambler.protocol.betting import BettingState, parse_betting
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.gamedef import Game
+from gambler.protocol.matchstate import parse_cards_field
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evaluator.cards import RANKS, SUITS, card_text
-from protocol.betting import CALL, FOLD, RAISE, Action, BettingState, parse_betting
-from protocol.errors import ProtocolError
-from protocol.gamedef import Game
+from gambler.evaluator.cards import RANKS, SUITS, card_text
+from gambler.protocol.betting import CALL, FOLD, RAISE, Action, BettingState, parse_betting
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.gamedef import Game
 
 PREFIX = "MATCHSTATE"
 _CARD = {rank + suit: index * 4 + suit_index for index, rank in enumerate(RANKS)

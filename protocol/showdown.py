@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluator.hand_rank import rank_hands_unchecked
-from evaluator.tables import five_card_strength
+from gambler.evaluator.hand_rank import rank_hands_unchecked
+from gambler.evaluator.tables import five_card_strength
 
 
 def hand_strength(cards: Sequence[int]):

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from protocol import Action, load_game, parse_betting
-from protocol.client import DealerConnection, play_match
-from protocol.dealer import Dealer, DealerOptions
+from gambler.protocol import Action, load_game, parse_betting
+from gambler.protocol.client import DealerConnection, play_match
+from gambler.protocol.dealer import Dealer, DealerOptions
 
 # Recorded from the ACPC server's own dealer (tests/data/acpc) and the standard game files.
 ACPC = Path(__file__).resolve().parent / "data" / "acpc"

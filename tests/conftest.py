@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from treys import Card, Evaluator
 
-from evaluator.cards import card_text
+from gambler.evaluator.cards import card_text
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +21,12 @@ def treys_evaluator() -> Evaluator:
 def random_hands(rng: np.random.Generator, count: int, size: int) -> np.ndarray:
     """`count` random sets of `size` distinct cards, uint8[count, size]."""
     return np.argsort(rng.random((count, 52)), axis=1)[:, :size].astype(np.uint8)
+
+
+def interruptible() -> dict:
+    """`subprocess.Popen` arguments for a child that a test stops with SIGINT: the child starts
+    with SIGINT's default action, so Python turns it into KeyboardInterrupt even when the test
+    run itself ignores SIGINT (a shell starts background jobs that way)."""
+    import signal
+
+    return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}

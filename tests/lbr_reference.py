@@ -15,14 +15,14 @@ import itertools
 
 import numpy as np
 
-from bot.automaton import choose_action, plan_for_state
-from bot.exploiters import ExploiterRules, exploiter_action
-from bot.params import Profile
-from evaluator import rank_hands
-from evaluator.holdings import holding_index
-from evaluator.matchups import matchup
-from evaluator.rng import mixing_uniform
-from protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
+from gambler.bot.automaton import choose_action, plan_for_state
+from gambler.bot.exploiters import ExploiterRules, exploiter_action
+from gambler.bot.params import Profile
+from gambler.evaluator import rank_hands
+from gambler.evaluator.holdings import holding_index
+from gambler.evaluator.matchups import matchup
+from gambler.evaluator.rng import mixing_uniform
+from gambler.protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
 
 LETTERS = "FCHPA"
 

@@ -7,13 +7,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import training.anneal as anneal
+import gambler.training.anneal as anneal
 from acpc_support import NOLIMIT
-from bot.params import load_profile
-from protocol import load_game
-from training.anneal import Trainer, propose, temperature
-from training.config import TrainConfig
-from training.evaluate import Chips
+from gambler.bot.params import load_profile
+from gambler.protocol import load_game
+from gambler.training.anneal import Trainer, propose, temperature
+from gambler.training.config import TrainConfig
+from gambler.training.evaluate import Chips
 
 GAME = load_game(NOLIMIT)
 DEAL_SEED = 1000
@@ -245,7 +245,7 @@ def test_restart_after_n_steps_without_a_new_best(tmp_path):
 
 
 def test_search_candidates_are_valid_version_2_profiles():
-    from training.search import candidate, profile_of, rank
+    from gambler.training.search import candidate, profile_of, rank
 
     rng = np.random.default_rng(2)
     for _ in range(50):

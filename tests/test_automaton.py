@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from acpc_support import LIMIT, NOLIMIT
-from bot.automaton import (BET_TO_END, GIVE_UP, RAISE_TO, WAIT_AND_SEE, RoundPlan, choose_action,
+from gambler.bot.automaton import (BET_TO_END, GIVE_UP, RAISE_TO, WAIT_AND_SEE, RoundPlan, choose_action,
                            mode_for, plan_for_state, plan_round)
-from bot.params import RoundParams, load_profile
-from protocol import BettingState, load_game, parse_betting, raise_to
-from protocol.betting import Action
+from gambler.bot.params import RoundParams, load_profile
+from gambler.protocol import BettingState, load_game, parse_betting, raise_to
+from gambler.protocol.betting import Action
 
 NL = load_game(NOLIMIT)
 

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from acpc_support import ACPC_GAMES, LIMIT, NOLIMIT
-from protocol import (CALL_ACTION, FOLD_ACTION, BettingState, IllegalActionError, load_game,
+from gambler.protocol import (CALL_ACTION, FOLD_ACTION, BettingState, IllegalActionError, load_game,
                       parse_betting, parse_game, raise_to)
-from protocol.betting import Action
-from protocol.deal import MersenneTwister, deal_hand
+from gambler.protocol.betting import Action
+from gambler.protocol.deal import MersenneTwister, deal_hand
 
 NL = load_game(NOLIMIT)
 FL = load_game(LIMIT)

@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 
 from acpc_support import NOLIMIT
-from bot.strategies import RandomStrategy, load_strategy
-from protocol import BettingState, load_game, parse_matchstate
-from protocol.matchstate import parse_reply_action
-from protocol.client import LineReader
+from gambler.bot.strategies import RandomStrategy, load_strategy
+from gambler.protocol import BettingState, load_game, parse_matchstate
+from gambler.protocol.matchstate import parse_reply_action
+from gambler.protocol.client import LineReader
 
 GAME = load_game(NOLIMIT)
 
@@ -98,12 +98,12 @@ def own_actions(betting: str, position: int):
 
 
 def gambler(*args):
-    return [sys.executable, "-m", "bot.cli", *args]
+    return [sys.executable, "-m", "gambler.bot.cli", *args]
 
 
 def run_match(tmp_path, first, second, hands=300, seed=5):
     errors = open(tmp_path / "dealer.err", "w")  # a file: a full pipe would stall the dealer
-    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
                                str(hands), str(seed), "one", "two", "-q"], cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=errors, text=True)
     ports = dealer.stdout.readline().split()
@@ -253,7 +253,7 @@ def test_losing_the_dealer_mid_hand_exits_1():
 
 
 def explain(capsys, *argv):
-    from bot.cli import main
+    from gambler.bot.cli import main
 
     with pytest.raises(SystemExit) as exit_:
         main(["--explain", *argv])
@@ -265,7 +265,7 @@ V_ASKC_QH7C2D = 589791 / 1070190 - 468930 / 1070190  # exact, tests/test_win_rat
 
 
 def test_explain_a_version_1_decision_worked_by_hand(capsys):
-    from bot.params import load_profile
+    from gambler.bot.params import load_profile
 
     flop = load_profile("seed").rounds[1]
     v = V_ASKC_QH7C2D
@@ -287,8 +287,8 @@ def test_explain_a_version_1_decision_worked_by_hand(capsys):
 def test_explain_a_price_aware_decision(capsys, bet, action):
     # Ks2s on Qh7c2d: wait and see for the default profile, so it calls exactly when its equity
     # (1 + v) / 2 is at least the price to_call / (pot + to_call) plus the flop's margin.
-    from bot.params import load_profile
-    from evaluator import win_rate
+    from gambler.bot.params import load_profile
+    from gambler.evaluator import win_rate
 
     flop = load_profile("default").rounds[1]
     v = win_rate("Ks2s", "Qh7c2d").v

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from evaluator.cards import CardError, card_text, format_cards, parse_cards, validate_codes
+from gambler.evaluator.cards import CardError, card_text, format_cards, parse_cards, validate_codes
 
 
 def test_codes_follow_the_acpc_order():

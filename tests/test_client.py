@@ -7,9 +7,9 @@ import time
 import pytest
 
 from acpc_support import NOLIMIT, transcript
-from protocol import Action, load_game, raise_to
-from protocol.errors import UnreadableStateError
-from protocol.client import (VERSION_LINE, ConnectionClosed, DealerConnection, LineReader,
+from gambler.protocol import Action, load_game, raise_to
+from gambler.protocol.errors import UnreadableStateError
+from gambler.protocol.client import (VERSION_LINE, ConnectionClosed, DealerConnection, LineReader,
                              LineTimeout, MatchEvents, play_match)
 
 GAME = load_game(NOLIMIT)
@@ -63,7 +63,7 @@ class FakeDealer:
 
     @staticmethod
     def _expects_answer(line):
-        from protocol import ProtocolError, parse_matchstate
+        from gambler.protocol import ProtocolError, parse_matchstate
         try:
             return parse_matchstate(GAME, line).is_our_turn
         except ProtocolError:
@@ -134,7 +134,7 @@ def test_a_whole_transcript_is_answered_as_recorded():
     to_seat = [line for direction, seat, line in rows if direction == "TO" and seat == 2][:400]
     answers = {line.rpartition(":")[0]: line.rpartition(":")[2]
                for direction, seat, line in rows if direction == "FROM" and seat == 2}
-    from protocol.matchstate import parse_reply_action
+    from gambler.protocol.matchstate import parse_reply_action
 
     received, events = run_client(to_seat, lambda state: parse_reply_action(
         GAME, answers[state.encode()]))

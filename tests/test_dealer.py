@@ -12,10 +12,10 @@ import pytest
 
 from acpc_support import (LIMIT, NOLIMIT, LocalMatch, log_lines, replay_decider, replay_player,
                           scripted_actions, transcript)
-from protocol import Action, load_game, parse_betting, parse_matchstate, raise_to
-from protocol.client import DealerConnection, MatchEvents, play_match
-from protocol.dealer import DealerOptions
-from protocol.matchstate import parse_cards_field
+from gambler.protocol import Action, load_game, parse_betting, parse_matchstate, raise_to
+from gambler.protocol.client import DealerConnection, MatchEvents, play_match
+from gambler.protocol.dealer import DealerOptions
+from gambler.protocol.matchstate import parse_cards_field
 
 MATCHES = {  # kind: (match name, game file, hands, seed, names) of the recorded matches
     "nolimit": ("matches/gam_vs_ex_2k_s2", NOLIMIT, 2000, 2, ["gambler", "example"]),
@@ -225,7 +225,7 @@ def random_player(seed):
 
 def test_gambler_dealer_command_plays_a_match_and_logs_it(tmp_path):
     process = subprocess.Popen(
-        [sys.executable, "-m", "protocol.dealer_cli", "local", NOLIMIT, "300", "7", "alice",
+        [sys.executable, "-m", "gambler.protocol.dealer_cli", "local", NOLIMIT, "300", "7", "alice",
          "bob", "-q"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     ports = [int(port) for port in process.stdout.readline().split()]
     threads = [threading.Thread(target=random_player(seat), args=(port,))
@@ -264,7 +264,7 @@ def test_gambler_dealer_command_plays_a_match_and_logs_it(tmp_path):
     (["m", NOLIMIT, "5", "-1", "a", "b"], "-1: negative numbers are not accepted here"),
 ])
 def test_bad_arguments_give_one_line(argv, message, tmp_path):
-    result = subprocess.run([sys.executable, "-m", "protocol.dealer_cli", *argv], cwd=tmp_path,
+    result = subprocess.run([sys.executable, "-m", "gambler.protocol.dealer_cli", *argv], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

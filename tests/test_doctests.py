@@ -4,14 +4,10 @@ import doctest
 
 import pytest
 
-import evaluator.cards
-import evaluator.hand_rank
-import evaluator.ranges
-import evaluator.rates
+from gambler.evaluator import cards, hand_rank, ranges, rates
 
 
-@pytest.mark.parametrize("module", [evaluator.cards, evaluator.hand_rank, evaluator.rates,
-                                    evaluator.ranges])
+@pytest.mark.parametrize("module", [cards, hand_rank, rates, ranges])
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0

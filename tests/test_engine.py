@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from acpc_support import LIMIT, NOLIMIT
-from bot.params import load_profile
-from bot.strategies import load_strategy, resolve_strategy
-from protocol import BettingState, load_game
-from protocol.betting import Action
-from protocol.matchstate import MatchState
-from training.deals import compute_deal_set, deal_cards
-from training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy,
+from gambler.bot.params import load_profile
+from gambler.bot.strategies import load_strategy, resolve_strategy
+from gambler.protocol import BettingState, load_game
+from gambler.protocol.betting import Action
+from gambler.protocol.matchstate import MatchState
+from gambler.training.deals import compute_deal_set, deal_cards
+from gambler.training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy,
                              play_deals, play_deals_parallel, play_hand)
-from evaluator.rng import stream_seed
+from gambler.evaluator.rng import stream_seed
 
 NL = load_game(NOLIMIT)
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from evaluator.cli import main
+from gambler.evaluator.cli import main
 
 
 def run(capsys, *argv):
@@ -52,6 +52,6 @@ def test_bad_input_is_one_line_and_non_zero(capsys, argv, message):
 
 
 def test_debug_shows_the_traceback(capsys):
-    from evaluator.cards import CardError
+    from gambler.evaluator.cards import CardError
     with pytest.raises(CardError):
         main(["10hAs", "--debug"])

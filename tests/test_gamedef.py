@@ -3,8 +3,8 @@
 import pytest
 
 from acpc_support import ACPC_GAMES
-from protocol import GameDefinitionError, load_game, parse_game
-from protocol.gamedef import UNLIMITED_RAISES, UNLIMITED_STACK, find_game_file
+from gambler.protocol import GameDefinitionError, load_game, parse_game
+from gambler.protocol.gamedef import UNLIMITED_RAISES, UNLIMITED_STACK, find_game_file
 
 
 def test_every_standard_game_parses():

@@ -10,13 +10,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
-from games.cfr import best_response, game_value, nash_conv, solve, uniform_policy
-from games.nim import (DEFAULT_ROWS, evolve, optimal_move, play,
+from gambler.games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
+from gambler.games.cfr import best_response, game_value, nash_conv, solve, uniform_policy
+from gambler.games.nim import (DEFAULT_ROWS, evolve, optimal_move, play,
                        seed_optimal_move, random_move, duel, wilson, winning)
-from games.onecard import OneCardGame, payoff_matrix, run_ga, solve_exactly
-from games.poker_trees import kuhn_tree, leduc_tree
-from games.regret import RPS, WEIGHTED_RPS, best_response as matrix_best_response, \
+from gambler.games.onecard import OneCardGame, payoff_matrix, run_ga, solve_exactly
+from gambler.games.poker_trees import kuhn_tree, leduc_tree
+from gambler.games.regret import RPS, WEIGHTED_RPS, best_response as matrix_best_response, \
     load_matrix, MatrixGameError, run as regret_run
 
 
@@ -267,7 +267,7 @@ def test_evolution_is_seeded_and_wilson_intervals_cover_the_extremes():
 # --- the command ----------------------------------------------------------------------------------
 
 def games(*args):
-    result = subprocess.run([sys.executable, "-m", "games.cli", *args], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "gambler.games.cli", *args], capture_output=True,
                             text=True, timeout=600)
     return result
 

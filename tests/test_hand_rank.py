@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from conftest import random_hands
-from evaluator import CardError, category_name, hand_category, parse_cards, rank_hands
-from evaluator.hand_rank import hand_value
-from evaluator.tables import (CATEGORY_FIRST_VALUE, DISTINCT_VALUES, RANK_KEYS, SUIT_COUNTERS_START,
+from gambler.evaluator import CardError, category_name, hand_category, parse_cards, rank_hands
+from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, DISTINCT_VALUES, RANK_KEYS, SUIT_COUNTERS_START,
                               build_tables, load_tables, rank_multisets, search_rank_keys)
 from gambler.jit import njit
 

@@ -42,8 +42,8 @@ def test_cards_protocol_and_every_command_load_without_numba():
     with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
         scripts = tomllib.load(file)["project"]["scripts"]
     commands = sorted({target.split(":")[0] for target in scripts.values()})
-    assert "evaluator.cli" in commands and "bot.cli" in commands
-    probe = (f"import sys, evaluator, protocol, protocol.client, {', '.join(commands)}; "
+    assert "gambler.evaluator.cli" in commands and "gambler.bot.cli" in commands
+    probe = (f"import sys, gambler.evaluator, gambler.protocol, gambler.protocol.client, {', '.join(commands)}; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba'))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True).stdout.strip()
@@ -51,9 +51,8 @@ def test_cards_protocol_and_every_command_load_without_numba():
 
 
 def test_lazy_evaluator_names_resolve_to_the_kernels():
-    probe = ("import evaluator, evaluator.rates; "
-             "print(evaluator.win_rate is evaluator.rates.win_rate, "
-             "'rank_hands' in dir(evaluator))")
+    probe = ("from gambler import evaluator; import gambler.evaluator.rates as rates; "
+             "print(evaluator.win_rate is rates.win_rate, 'rank_hands' in dir(evaluator))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "True"]
@@ -94,10 +93,10 @@ def test_every_option_of_every_command_has_help():
 
 
 @pytest.mark.parametrize("module, argv, option", [
-    ("bot.cli", ["127.0.0.1", "1", "--log", "{missing}/hands.txt"], "--log"),
-    ("training.train_cli", ["--steps", "1", "--run-dir", "{tmp}/run", "--out",
+    ("gambler.bot.cli", ["127.0.0.1", "1", "--log", "{missing}/hands.txt"], "--log"),
+    ("gambler.training.train_cli", ["--steps", "1", "--run-dir", "{tmp}/run", "--out",
                             "{missing}/best.yaml"], "--out"),
-    ("games.cli", ["onecard", "--generations", "1", "--plot", "{missing}/ga.png"], "--plot"),
+    ("gambler.games.cli", ["onecard", "--generations", "1", "--plot", "{missing}/ga.png"], "--plot"),
 ])
 def test_output_paths_are_checked_before_the_work(tmp_path, module, argv, option):
     # gambler would otherwise connect first (port 1 refuses), gambler-train train first.

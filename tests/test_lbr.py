@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from bot.params import Profile, load_profile
-from bot.strategies import resolve_strategy
-from evaluator.holdings import HOLDING_CARDS
-from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
-from evaluator.rng import stream_seed
-from evaluator.tables import load_tables
+from gambler.bot.params import Profile, load_profile
+from gambler.bot.strategies import resolve_strategy
+from gambler.evaluator.holdings import HOLDING_CARDS
+from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
+from gambler.evaluator.rng import stream_seed
+from gambler.evaluator.tables import load_tables
 from lbr_reference import ReferenceBot, reference_lbr_hand
-from protocol import load_game
-from training.deals import cached_deal_set, cached_holding_rates
-from training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
-from training.lbr import (ActionSetError, holding_preflop_v, lbr_hand, parse_action_sets,
+from gambler.protocol import load_game
+from gambler.training.deals import cached_deal_set, cached_holding_rates
+from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
+from gambler.training.lbr import (ActionSetError, holding_preflop_v, lbr_hand, parse_action_sets,
                           run_lbr)
 
 GAME = load_game(NOLIMIT)
@@ -149,7 +149,7 @@ def test_action_sets_are_checked():
 
 
 def lbr_cli(*args):
-    return subprocess.run([sys.executable, "-m", "training.lbr_cli", *args],
+    return subprocess.run([sys.executable, "-m", "gambler.training.lbr_cli", *args],
                           capture_output=True, text=True, env=os.environ.copy(), timeout=600)
 
 

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from acpc_support import LIMIT, NOLIMIT, log_lines, transcript
-from protocol import ProtocolError, load_game, parse_betting, parse_matchstate
-from protocol.matchstate import parse_cards_field, parse_reply_action
+from gambler.protocol import ProtocolError, load_game, parse_betting, parse_matchstate
+from gambler.protocol.matchstate import parse_cards_field, parse_reply_action
 
 GAMES = {"nolimit": load_game(NOLIMIT), "limit": load_game(LIMIT)}
 

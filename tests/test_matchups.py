@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from conftest import random_hands
-from evaluator import CardError, parse_cards, win_rate
-from evaluator.holdings import (HOLDING_CARDS, HOLDINGS, STREET_TOTALS, every_holding_counts,
+from gambler.evaluator import CardError, parse_cards, win_rate
+from gambler.evaluator.holdings import (HOLDING_CARDS, HOLDINGS, STREET_TOTALS, every_holding_counts,
                                 every_holding_rates, holding_index)
-from evaluator.matchups import (MATCHUP_CLASSES, PREFLOP_BOARDS, allin_equities, build_table,
+from gambler.evaluator.matchups import (MATCHUP_CLASSES, PREFLOP_BOARDS, allin_equities, build_table,
                                 load_table, matchup, matchup_counts, preflop_counts)
-from evaluator.preflop import CLASS_COUNT, load_table as load_class_table, representative
-from evaluator.tables import load_tables
+from gambler.evaluator.preflop import CLASS_COUNT, load_table as load_class_table, representative
+from gambler.evaluator.tables import load_tables
 
 HOLDING_LIST = np.array(list(itertools.combinations(range(52), 2)), dtype=np.uint8)
 
@@ -82,7 +82,7 @@ def test_a_preflop_matchup_agrees_with_treys_sampled():
     rest = np.array(sorted(set(range(52)) - set(a.tolist()) - set(b.tolist())))
     rng = np.random.default_rng(7)
     as_treys = [Card.new(text) for text in ("Ac", "Ad")], [Card.new(text) for text in ("Kh", "Ks")]
-    from evaluator.cards import card_text
+    from gambler.evaluator.cards import card_text
     wins = 0
     samples = 20000
     for _ in range(samples):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.params import (Profile, ProfileError, load_profile, parse_profile, save_profile,
+from gambler.bot.params import (Profile, ProfileError, load_profile, parse_profile, save_profile,
                         shipped_profile_names)
 
 

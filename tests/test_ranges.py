@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from treys import Card, Evaluator
 
-from evaluator.cards import card_text, parse_cards
-from evaluator.holdings import HOLDING_CARDS, holding_index
-from evaluator.matchups import matchup
-from evaluator.ranges import RangeError, live_combos, parse_range, range_win_rate
-from evaluator.rates import win_rate
+from gambler.evaluator.cards import card_text, parse_cards
+from gambler.evaluator.holdings import HOLDING_CARDS, holding_index
+from gambler.evaluator.matchups import matchup
+from gambler.evaluator.ranges import RangeError, live_combos, parse_range, range_win_rate
+from gambler.evaluator.rates import win_rate
 from test_equity_cli import run  # gambler-equity in this process: (code, out, err)
 
 

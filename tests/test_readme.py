@@ -21,9 +21,9 @@ def test_each_python_example_runs_as_pasted(index):
 
 
 def test_the_values_the_examples_quote():
-    from evaluator import matchup, parse_cards, rank_hands
-    from evaluator.ranges import range_win_rate
-    from protocol import load_game, parse_matchstate, raise_to
+    from gambler.evaluator import matchup, parse_cards, rank_hands
+    from gambler.evaluator.ranges import range_win_rate
+    from gambler.protocol import load_game, parse_matchstate, raise_to
     import numpy as np
 
     assert parse_cards("AsKc").tolist() == [51, 44]

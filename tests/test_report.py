@@ -14,7 +14,7 @@ MINI = Path(__file__).parent / "data" / "logs" / "mini.log"
 
 
 def report(*argv):
-    result = subprocess.run([sys.executable, "-m", "training.report_cli", *map(str, argv)],
+    result = subprocess.run([sys.executable, "-m", "gambler.training.report_cli", *map(str, argv)],
                             capture_output=True, text=True, timeout=300)
     return result
 
@@ -69,11 +69,11 @@ def play_duplicate(tmp_path, first, second, hands=40, seed=3):
     from acpc_support import NOLIMIT
 
     errors = open(tmp_path / "dealer.err", "w")
-    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "dup", NOLIMIT,
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "dup", NOLIMIT,
                                str(hands), str(seed), first, second, "--duplicate", "-q"],
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=errors, text=True)
     ports = dealer.stdout.readline().split()
-    bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port, "--params",
+    bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port, "--params",
                               name, "--quiet"], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
             for port, name in zip(ports, (first, second))]
     for bot in bots:

@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 
 from acpc_support import ACPC, NOLIMIT
-from bot.params import load_profile
-from evaluator import parse_cards
-from evaluator.matchups import matchup
-from protocol import load_game
-from protocol.errors import ProtocolError
-from protocol.logs import parse_log, parse_state_line, read_log
-from training.deals import compute_deal_set
-from training.engine import encode_rules, encode_strategy, play_deals
-from training.evaluate import Score, score_pairs
-from training.luck import adjusted_values, allin_round
+from gambler.bot.params import load_profile
+from gambler.evaluator import parse_cards
+from gambler.evaluator.matchups import matchup
+from gambler.protocol import load_game
+from gambler.protocol.errors import ProtocolError
+from gambler.protocol.logs import parse_log, parse_state_line, read_log
+from gambler.training.deals import compute_deal_set
+from gambler.training.engine import encode_rules, encode_strategy, play_deals
+from gambler.training.evaluate import Score, score_pairs
+from gambler.training.luck import adjusted_values, allin_round
 
 GAME = load_game(NOLIMIT)
 

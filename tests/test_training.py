@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -12,14 +13,15 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from bot.params import load_profile
-from bot.strategies import resolve_strategy
-from protocol import load_game
-from protocol.deal import MersenneTwister, deal_hand
-from training.deals import deal_set_from_cards
-from training.engine import encode_rules, encode_strategy, play_deals
-from training.luck import adjusted_values
-from protocol.logs import read_log
+from conftest import interruptible
+from gambler.bot.params import load_profile
+from gambler.bot.strategies import resolve_strategy
+from gambler.protocol import load_game
+from gambler.protocol.deal import MersenneTwister, deal_hand
+from gambler.training.deals import deal_set_from_cards
+from gambler.training.engine import encode_rules, encode_strategy, play_deals
+from gambler.training.luck import adjusted_values
+from gambler.protocol.logs import read_log
 
 GAME = load_game(NOLIMIT)
 
@@ -38,12 +40,12 @@ def cli(module, *args, cwd=None, timeout=600):
 def real_match(folder, a: str, b: str, deals: int, seed: int):
     """`a` against `b` through gambler-dealer --duplicate and two gambler processes: the log's
     hands, and the engine's results on the dealer's own cards (chips, all-in adjusted)."""
-    dealer = subprocess.Popen([sys.executable, "-m", "protocol.dealer_cli", "m", NOLIMIT,
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
                                str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True)
     ports = dealer.stdout.readline().split()
-    bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port, "--params",
+    bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port, "--params",
                               params, "--quiet"], stderr=subprocess.PIPE, text=True)
             for port, params in zip(ports, (a, b))]
     for bot in bots:
@@ -90,8 +92,15 @@ def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
     np.testing.assert_allclose(adjusted.reshape(-1), logged_adjusted, rtol=1e-12)
     assert sum(a != b for a, b in zip(logged, logged_adjusted)) > 5  # all-ins were adjusted
 
-    reported = match_json("seed", "handmade", "--engine", "dealer", "--hands", str(2 * deals),
-                          "--seed", str(seed))
+    # Run as a user would, by its console script, from a folder that holds a directory named
+    # gambler (a clone, say): the dealer and bot children must not import that folder.
+    shadow = tmp_path / "shadow"
+    (shadow / "gambler").mkdir(parents=True)
+    result = subprocess.run([console_script("gambler-match"), "seed", "handmade", "--engine",
+                             "dealer", "--hands", str(2 * deals), "--seed", str(seed), "--json"],
+                            capture_output=True, text=True, cwd=shadow, timeout=600)
+    assert result.returncode == 0, result.stderr
+    reported = json.loads(result.stdout)
     pairs = np.array(logged).reshape(deals, 2).sum(axis=1)
     per_hand = pairs.sum() / (2 * deals) / GAME.big_blind * 1000
     half_width = 1.959964 * pairs.std(ddof=1) / np.sqrt(deals) / 2 / GAME.big_blind * 1000
@@ -105,8 +114,28 @@ def test_engine_agrees_with_real_matches_hand_by_hand(tmp_path):
         rel=1e-5)
 
 
+def console_script(name: str) -> str:
+    """The installed command `name` of this Python's environment."""
+    path = Path(sysconfig.get_path("scripts")) / name
+    assert path.exists(), f"{name} is not installed next to {sys.executable}"
+    return str(path)
+
+
+def test_a_child_that_fails_says_why(monkeypatch):
+    """gambler-match --engine dealer shows the last line of a dealer that did not start."""
+    from click import ClickException
+
+    import gambler.training.match_cli as match_cli
+
+    monkeypatch.setattr(match_cli, "child_command", lambda module: [
+        sys.executable, "-c", f"import sys; sys.exit('{module}: cannot start, and says why')"])
+    with pytest.raises(ClickException, match=r"^gambler-dealer did not start: "
+                       r"gambler.protocol.dealer_cli: cannot start, and says why$"):
+        match_cli.dealer_match("seed", "call", 4, 1, GAME, NOLIMIT, 1)
+
+
 def match_json(*args):
-    result = cli("training.match_cli", *args, "--json")
+    result = cli("gambler.training.match_cli", *args, "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -126,14 +155,14 @@ def test_match_json_is_deterministic_and_worker_independent():
 
 
 def test_match_says_it_rounded_odd_hands():
-    result = cli("training.match_cli", "call", "raise", "--hands", "3", "--json")
+    result = cli("gambler.training.match_cli", "call", "raise", "--hands", "3", "--json")
     assert result.returncode == 0 and json.loads(result.stdout)["hands"] == 4
     assert result.stderr.strip() == "gambler-match: note: --hands 3 rounded up to 4 (whole " \
         "duplicate deals: each deal is played twice, the seats swapped)"
 
 
 def test_match_refuses_bad_input_in_one_line():
-    result = cli("training.match_cli", "seed", "nosuch")
+    result = cli("gambler.training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
         "profiles: default, default-v1, handmade, seed, v2-start; baselines: call, raise, allin, " \
@@ -156,7 +185,7 @@ lbr: {weight: 0, report_hands: 0}
 
 def train(tmp_path, name, *args, config=SMALL):
     (tmp_path / "small.yaml").write_text(config)
-    return cli("training.train_cli", "--config", str(tmp_path / "small.yaml"), "--run-dir",
+    return cli("gambler.training.train_cli", "--config", str(tmp_path / "small.yaml"), "--run-dir",
                str(tmp_path / name), "--seed", "7", *args)
 
 
@@ -194,11 +223,11 @@ def training_in_background(tmp_path, name: str, steps: int, stderr):
     """`gambler-train` on SMALL in a child process, returned once its log has 4 steps (or after
     5 minutes): (the process, its log's path)."""
     (tmp_path / "small.yaml").write_text(SMALL)
-    process = subprocess.Popen([sys.executable, "-m", "training.train_cli", "--config",
+    process = subprocess.Popen([sys.executable, "-m", "gambler.training.train_cli", "--config",
                                 str(tmp_path / "small.yaml"), "--run-dir",
                                 str(tmp_path / name), "--seed", "7", "--steps", str(steps)],
                                stdout=subprocess.DEVNULL, stderr=stderr, text=True,
-                               env=os.environ.copy())
+                               env=os.environ.copy(), **interruptible())
     log = tmp_path / name / "log.jsonl"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and (not log.exists()
@@ -214,7 +243,7 @@ def test_kill_9_and_resume_gives_the_uninterrupted_result(tmp_path):
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert len(log.read_text().splitlines()) < 40
-    resumed = cli("training.train_cli", "--resume", str(tmp_path / "cut"))
+    resumed = cli("gambler.training.train_cli", "--resume", str(tmp_path / "cut"))
     assert resumed.returncode == 0, resumed.stderr
     assert comparable(tmp_path / "cut") == comparable(tmp_path / "whole")
 
@@ -237,9 +266,9 @@ def test_ctrl_c_keeps_the_best_profile_so_far(tmp_path):
 def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):
     from dask.distributed import Client, LocalCluster
 
-    from training.anneal import Trainer
-    from training.config import parse_config
-    from training.evaluate import Backend
+    from gambler.training.anneal import Trainer
+    from gambler.training.config import parse_config
+    from gambler.training.evaluate import Backend
     import yaml
 
     config = parse_config(yaml.safe_load(SMALL))
@@ -278,7 +307,7 @@ normalize: false
     # The report: LBR against the best profile on 300 hands of seed 3200, as gambler-lbr says.
     assert summary["lbr"] == best.training["lbr"]
     assert (summary["lbr"]["hands"], summary["lbr"]["seed"]) == (300, 3200)
-    check = cli("training.lbr_cli", str(tmp_path / "run" / "best.yaml"), "--hands", "300",
+    check = cli("gambler.training.lbr_cli", str(tmp_path / "run" / "best.yaml"), "--hands", "300",
                 "--seed", "3200", "--json")
     assert json.loads(check.stdout)["mbb_per_hand"] == pytest.approx(
         summary["lbr"]["mbb_per_hand"], abs=1e-3)
@@ -304,7 +333,7 @@ def test_bad_configs_name_the_key(tmp_path, config, message):
 
 def test_plot_draws_the_training_curve(tmp_path):
     assert train(tmp_path, "run", "--steps", "4").returncode == 0
-    result = cli("training.train_cli", "plot", str(tmp_path / "run"))
+    result = cli("gambler.training.train_cli", "plot", str(tmp_path / "run"))
     assert result.returncode == 0, result.stderr
     import matplotlib.image
     image = matplotlib.image.imread(result.stdout.strip())
@@ -312,7 +341,7 @@ def test_plot_draws_the_training_curve(tmp_path):
 
 
 def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
-    huge = cli("training.match_cli", "seed", "handmade", "--hands", "100000000000")
+    huge = cli("gambler.training.match_cli", "seed", "handmade", "--hands", "100000000000")
     assert huge.returncode == 1 and huge.stderr.startswith(
         "gambler-match: error: not enough memory for this request (50,000,000,000 deals need")
     (tmp_path / "file").write_text("")
@@ -320,10 +349,10 @@ def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
     assert blocked.returncode == 1 and blocked.stderr.strip() == (
         f"gambler-train: error: cannot create the run folder {tmp_path / 'file' / 'run'}: "
         "Not a directory")
-    import training.evaluate
-    from training.evaluate import Backend, BackendError
+    from gambler.training import evaluate
+    from gambler.training.evaluate import Backend, BackendError
 
-    monkeypatch.setattr(training.evaluate, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(evaluate, "CONNECT_SECONDS", 1)
     with pytest.raises(BackendError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         Backend(scheduler="tcp://127.0.0.1:1")
 
@@ -331,7 +360,7 @@ def test_user_errors_never_read_internal_error(tmp_path, monkeypatch):
 # --- the deal-set cache -------------------------------------------------------------------------
 
 def small_blocks(monkeypatch, tmp_path):
-    import training.deals as deals
+    import gambler.training.deals as deals
 
     monkeypatch.setenv("GAMBLER_DEALS", str(tmp_path / "deals"))
     monkeypatch.setattr(deals, "CHUNK", 10)
@@ -383,16 +412,16 @@ def test_a_smaller_set_is_read_from_a_larger_one(monkeypatch, tmp_path):
 
 
 def test_the_paired_ab_is_the_difference_of_the_two_matches():
-    from training.ab import paired_ab
+    from gambler.training.ab import paired_ab
 
     result = paired_ab("seed", "handmade", opponents=("call", "shover"), seed=3, hands=2000,
                        lbr_seed=1, lbr_hands=200)
     for name in ("call", "shover"):
-        a, b = (json.loads(cli("training.match_cli", spec, name, "--hands", "2000", "--seed",
+        a, b = (json.loads(cli("gambler.training.match_cli", spec, name, "--hands", "2000", "--seed",
                                "3", "--json").stdout) for spec in ("seed", "handmade"))
         assert result["opponents"][name]["mbb_per_hand"] == pytest.approx(
             a["mbb_per_hand_allin_adjusted"] - b["mbb_per_hand_allin_adjusted"])
-    lbr = [json.loads(cli("training.lbr_cli", spec, "--hands", "200", "--seed", "1",
+    lbr = [json.loads(cli("gambler.training.lbr_cli", spec, "--hands", "200", "--seed", "1",
                           "--json").stdout)["mbb_per_hand"] for spec in ("seed", "handmade")]
     assert (result["lbr"]["a"], result["lbr"]["b"]) == pytest.approx(tuple(lbr))
     assert result["lbr"]["difference"]["mbb_per_hand"] == pytest.approx(lbr[0] - lbr[1])

@@ -6,15 +6,15 @@ import numba
 import numpy as np
 import pytest
 
-from evaluator import CardError, parse_cards, win_rate, win_rates
-from evaluator.cards import card_text
-from evaluator.preflop import (CLASS_COUNT, SHOWDOWNS_PER_HAND, class_combos,
+from gambler.evaluator import CardError, parse_cards, win_rate, win_rates
+from gambler.evaluator.cards import card_text
+from gambler.evaluator.preflop import (CLASS_COUNT, SHOWDOWNS_PER_HAND, class_combos,
                                class_index,
                                class_indices, class_name, load_table, representative)
-from evaluator.showdown import EXACT_KERNELS, enumerate_counts
-from evaluator.tables import load_tables
-from evaluator.rates import WinRate
-from evaluator.showdown import unseen_cards
+from gambler.evaluator.showdown import EXACT_KERNELS, enumerate_counts
+from gambler.evaluator.tables import load_tables
+from gambler.evaluator.rates import WinRate
+from gambler.evaluator.showdown import unseen_cards
 
 
 def treys_counts(hole: str, board: str, treys_cards, evaluator):
@@ -107,8 +107,8 @@ def test_preflop_table_agrees_with_monte_carlo():
 def test_preflop_class_recomputed_from_another_hole():
     # The table was built from each class's representative (spades and hearts); enumerating the
     # 2,097,572,400 showdowns of a different hole of the class must give the same counts.
-    from evaluator.preflop import _class_counts
-    from evaluator.tables import load_tables
+    from gambler.evaluator.preflop import _class_counts
+    from gambler.evaluator.tables import load_tables
 
     hole = np.array([[parse_cards("Kd")[0], parse_cards("9c")[0]]], dtype=np.uint8)
     index = class_indices(hole)[0]
@@ -207,10 +207,10 @@ def test_preflop_classes_cover_every_hole():
 def test_long_monte_carlo_runs_in_chunks_of_their_own_streams(monkeypatch):
     """Up to MONTE_CARLO_CHUNK samples: one kernel call on stream 0 (results of earlier versions
     unchanged); beyond, chunk k on stream k, so that Ctrl-C and progress happen between calls."""
-    import evaluator.rates as rates
-    from evaluator.rng import stream_seed
-    from evaluator.showdown import sampled_counts
-    from evaluator.tables import load_tables
+    import gambler.evaluator.rates as rates
+    from gambler.evaluator.rng import stream_seed
+    from gambler.evaluator.showdown import sampled_counts
+    from gambler.evaluator.tables import load_tables
 
     hole, board = parse_cards("AsKc"), parse_cards("Qh7c2d")
     single = win_rate(hole, board, samples=2500, seed=9)
@@ -233,9 +233,11 @@ def test_ctrl_c_stops_a_huge_monte_carlo_run_at_once():
     import sys
     import time
 
-    process = subprocess.Popen([sys.executable, "-m", "evaluator.cli", "AsKc", "--samples",
+    from conftest import interruptible
+
+    process = subprocess.Popen([sys.executable, "-m", "gambler.evaluator.cli", "AsKc", "--samples",
                                 "10000000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, **interruptible())
     time.sleep(4)  # imports and kernel loading, then sampling
     process.send_signal(signal.SIGINT)
     sent = time.perf_counter()

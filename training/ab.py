@@ -1,8 +1,8 @@
 """A paired A/B of two profiles: A - B against each opponent on the same deals, and in what a
 local best response wins against each on the same LBR deals.
 
-    python -m training.ab configs/ablations/pass1-full.yaml configs/ablations/pass1-price-off.yaml
-    python -m training.ab default A.yaml --seed 7 --hands 100000 --lbr-seed 1 --lbr-hands 20000
+    python -m gambler.training.ab configs/ablations/pass1-full.yaml configs/ablations/pass1-price-off.yaml
+    python -m gambler.training.ab default A.yaml --seed 7 --hands 100000 --lbr-seed 1 --lbr-hands 20000
 
 Both profiles play the same duplicate deals against each opponent, so the difference is taken
 deal by deal (all-in adjusted chips) and its interval is that of the per-deal differences, far
@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 
-from training.search import OPPONENTS  # the fixed opponents: profiles, exploiters, baselines
+from gambler.training.search import OPPONENTS  # the fixed opponents: profiles, exploiters, baselines
 
 #: The engine's seed for mixed play and the random baseline (gambler-match uses the deal seed
 #: instead, so rows of mixed profiles or `random` differ from its differences by that luck).
@@ -28,12 +28,12 @@ ENGINE_SEED = 1
 def paired_ab(a_spec: str, b_spec: str, opponents=OPPONENTS, seed: int = 7,
               hands: int = 100000, lbr_seed: int = 1, lbr_hands: int = 20000) -> dict:
     """The A/B's numbers (the module docstring's JSON)."""
-    from protocol import load_game
-    from training.deals import cached_deal_set
-    from training.engine import encode_rules, encode_strategy
-    from training.evaluate import Backend, score_pairs
-    from training.lbr import run_lbr
-    from training.match_cli import resolve
+    from gambler.protocol import load_game
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import encode_rules, encode_strategy
+    from gambler.training.evaluate import Backend, score_pairs
+    from gambler.training.lbr import run_lbr
+    from gambler.training.match_cli import resolve
 
     game = load_game()
     a, b = resolve(a_spec), resolve(b_spec)

@@ -53,13 +53,13 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
-from bot.strategies import resolve_strategy
-from training.config import TrainConfig
-from training.deals import cached_deal_set
-from training.evaluate import Backend, Score, kept, score_pairs
-from training.lbr import LbrDeals, run_lbr
-from training.engine import encode_rules, encode_strategy
+from gambler.bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
+from gambler.bot.strategies import resolve_strategy
+from gambler.training.config import TrainConfig
+from gambler.training.deals import cached_deal_set
+from gambler.training.evaluate import Backend, Score, kept, score_pairs
+from gambler.training.lbr import LbrDeals, run_lbr
+from gambler.training.engine import encode_rules, encode_strategy
 
 CHECKPOINT = "checkpoint.json"
 VALIDATION_OFFSET = 100  # the validation deals are those of seed deal_seed + 100

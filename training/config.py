@@ -121,8 +121,8 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
 def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[str, float]:
     """A mapping of opponent names to weights >= 0, not all zero (unless `allow_empty` and
     empty); every name must be something `resolve_strategy` knows, or best / hall."""
-    from bot.params import ProfileError
-    from bot.strategies import resolve_strategy
+    from gambler.bot.params import ProfileError
+    from gambler.bot.strategies import resolve_strategy
 
     if not isinstance(value, dict) or (not value and not allow_empty):
         raise ConfigError(f"{source}: {key}: expected a mapping of names to weights")
@@ -146,7 +146,7 @@ def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[st
 
 def _parse_lbr(value, source: str) -> dict:
     """The `lbr` section: every key optional (`_default_lbr`)."""
-    from training.lbr import ActionSetError, parse_action_sets
+    from gambler.training.lbr import ActionSetError, parse_action_sets
 
     if not isinstance(value, dict):
         raise ConfigError(f"{source}: lbr: expected a mapping (weight, actions, hands, deal_seed, "

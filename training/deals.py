@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 from numba import uint64
 
-from evaluator.hand_rank import rank_hands_unchecked
-from evaluator.matchups import allin_equities
-from evaluator.rates import win_rates
-from evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
-from evaluator.showdown import SAMPLER_VERSION
+from gambler.evaluator.hand_rank import rank_hands_unchecked
+from gambler.evaluator.matchups import allin_equities
+from gambler.evaluator.rates import win_rates
+from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.evaluator.showdown import SAMPLER_VERSION
 from gambler.jit import helper, njit
 
 CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
@@ -276,8 +276,8 @@ def holdings_cache_dir() -> Path:
 
 
 def _holding_rates_of(seed: int, start: int, count: int) -> np.ndarray:
-    from evaluator.holdings import HOLDINGS, every_holding_rates
-    from evaluator.tables import load_tables
+    from gambler.evaluator.holdings import HOLDINGS, every_holding_rates
+    from gambler.evaluator.tables import load_tables
 
     _, boards = deal_cards(seed, start, count)
     rates = np.empty((count, 3, HOLDINGS), dtype=np.float64)

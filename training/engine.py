@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange, uint64
 
-from evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
+from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
 
 # Strategy kinds.
@@ -463,7 +463,7 @@ STRATEGY_NUMBERS = 4 * STRIDE  # the length of every strategy's vector in the en
 def encode_strategy(spec) -> tuple[int, np.ndarray]:
     """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, an exploiter's name or
     `ExploiterRules`, or a `bot.params.Profile` (`Profile.engine_vector`)."""
-    from bot.exploiters import EXPLOITERS, ExploiterRules
+    from gambler.bot.exploiters import EXPLOITERS, ExploiterRules
 
     if isinstance(spec, str):
         if spec in EXPLOITERS:

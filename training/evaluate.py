@@ -23,8 +23,8 @@ from typing import NamedTuple
 import numpy as np
 
 from gambler.errors import GamblerError
-from training.deals import DealSet
-from training.engine import play_deals
+from gambler.training.deals import DealSet
+from gambler.training.engine import play_deals
 
 Z95 = 1.959963984540054
 

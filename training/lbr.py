@@ -45,14 +45,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from evaluator.hand_rank import hand_value
-from evaluator.holdings import HOLDINGS
-from evaluator.matchups import oriented_key
-from evaluator.rng import stream_seed
+from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.holdings import HOLDINGS
+from gambler.evaluator.matchups import oriented_key
+from gambler.evaluator.rng import stream_seed
 from gambler.errors import GamblerError
 from gambler.jit import helper, njit
-from training.evaluate import Score, score_pairs
-from training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, PROFILE,
+from gambler.training.evaluate import Score, score_pairs
+from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, PROFILE,
                              RAISE_CODE, RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action,
                              fixed_action, is_mixed, mixing_probability, payoff_of,
                              player_to_act, raise_range, random_action, random_fold_probability,
@@ -496,7 +496,7 @@ class LbrDeals:
     training does; otherwise each chunk is read when played and dropped."""
 
     def __init__(self, seed: int, hands: int, keep: bool = False):
-        from training.deals import cached_deal_set
+        from gambler.training.deals import cached_deal_set
 
         self.seed = seed
         self.count = (hands + 1) // 2
@@ -506,7 +506,7 @@ class LbrDeals:
 
     def chunks(self):
         """(first deal, the deals, their holdings' v) per cached chunk."""
-        from training.deals import HOLDINGS_CHUNK, cached_holding_rates
+        from gambler.training.deals import HOLDINGS_CHUNK, cached_holding_rates
 
         for start in range(0, self.count, HOLDINGS_CHUNK):
             stop = min(self.count, start + HOLDINGS_CHUNK)
@@ -525,10 +525,10 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DE
     `progress(deals)` is told as chunks finish."""
     import numba
 
-    from evaluator.holdings import HOLDING_CARDS
-    from evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
-    from evaluator.tables import load_tables
-    from training.engine import encode_rules, encode_strategy
+    from gambler.evaluator.holdings import HOLDING_CARDS
+    from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
+    from gambler.evaluator.tables import load_tables
+    from gambler.training.engine import encode_rules, encode_strategy
 
     action_sets = parse_action_sets(actions, game.num_rounds)
     deals = deals if deals is not None else LbrDeals(seed, hands)
@@ -573,8 +573,8 @@ def _describe_line(round_: int, raised: int, all_in: int, answer: int) -> str:
 
 def holding_preflop_v() -> np.ndarray:
     """v of every holding before the flop (the class table), as `win_rate` computes it."""
-    from evaluator.holdings import HOLDING_CARDS
-    from evaluator.preflop import class_indices, load_table
+    from gambler.evaluator.holdings import HOLDING_CARDS
+    from gambler.evaluator.preflop import class_indices, load_table
 
     counts = load_table()[class_indices(HOLDING_CARDS)]
     total = counts.sum(axis=1)

@@ -17,7 +17,7 @@ import time
 import click
 
 from gambler.cli import SEED_RANGE, debug_option, progress_bar, run
-from protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,15 +43,15 @@ def command(profile, actions, hands, seed, game_file, workers, breakdown, as_jso
 
     PROFILE is a profile file, a shipped profile name or a baseline (call, raise, allin,
     random)."""
-    from training.lbr import parse_action_sets
-    from training.match_cli import resolve
+    from gambler.training.lbr import parse_action_sets
+    from gambler.training.match_cli import resolve
 
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
     strategy = resolve(profile)
-    from training.lbr import run_lbr
+    from gambler.training.lbr import run_lbr
 
     started = time.perf_counter()
     deals = (hands + 1) // 2

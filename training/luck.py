@@ -15,8 +15,8 @@ engine applies the same rule from the equities its deal sets carry
 
 from __future__ import annotations
 
-from protocol.betting import BettingState
-from protocol.logs import LoggedHand
+from gambler.protocol.betting import BettingState
+from gambler.protocol.logs import LoggedHand
 
 
 def allin_round(betting: BettingState) -> int | None:
@@ -37,7 +37,7 @@ def adjusted_values(hand: LoggedHand) -> tuple[float, ...]:
         return hand.values
     if len(hand.values) != 2:
         raise ValueError("the all-in adjustment is for heads-up hands")
-    from evaluator.matchups import matchup
+    from gambler.evaluator.matchups import matchup
 
     visible = hand.betting.game.board_cards_through(round_)
     equity = matchup(hand.hole_cards[0], hand.hole_cards[1], hand.board[:visible]).equity

@@ -13,21 +13,20 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 
 import click
 import numpy as np
 
-from gambler.cli import debug_option, progress_bar, run
-from protocol.gamedef import DEFAULT_GAME, load_game
-from protocol.logs import read_log
+from gambler.cli import child_command, debug_option, last_line, progress_bar, run
+from gambler.protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.logs import read_log
 
 
 def resolve(spec: str):
     """A baseline's name, an exploiter's rules or a profile (`bot.strategies.resolve_strategy`)."""
-    from bot.strategies import resolve_strategy
+    from gambler.bot.strategies import resolve_strategy
     return resolve_strategy(spec)
 
 
@@ -36,9 +35,9 @@ def resolve(spec: str):
 def fast_match(a, b, hands: int, seed: int, game, workers: int,
                scheduler: str | None = None):
     """A's `Chips` per pair on the engine, and the number of deals (a and b: resolved specs)."""
-    from training.deals import cached_deal_set
-    from training.evaluate import Backend
-    from training.engine import encode_rules, encode_strategy
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.evaluate import Backend
+    from gambler.training.engine import encode_rules, encode_strategy
 
     deals_count = (hands + 1) // 2
     with progress_bar("win rates", deals_count) as update:
@@ -59,8 +58,8 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
     With several workers the hands are split over that many matches (seeds seed, seed + 1, ...)
     played at the same time.
     """
-    from training.evaluate import Chips
-    from training.luck import adjusted_values
+    from gambler.training.evaluate import Chips
+    from gambler.training.luck import adjusted_values
 
     deals_count = (hands + 1) // 2
     shares = [deals_count * (k + 1) // workers - deals_count * k // workers
@@ -70,13 +69,15 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
         for index, share in enumerate(share for share in shares if share):
             match = os.path.join(folder, f"match{index}")
             dealer = subprocess.Popen(
-                [sys.executable, "-m", "protocol.dealer_cli", match, game_file, str(2 * share),
+                [*child_command("gambler.protocol.dealer_cli"), match, game_file, str(2 * share),
                  str(seed + index), "a", "b", "--duplicate", "-q"],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             ports = dealer.stdout.readline().split()
             if len(ports) != 2:
-                raise click.ClickException("gambler-dealer did not start")
-            bots = [subprocess.Popen([sys.executable, "-m", "bot.cli", "127.0.0.1", port,
+                why = last_line(dealer.communicate()[1])
+                raise click.ClickException("gambler-dealer did not start" + (f": {why}" if why
+                                                                             else ""))
+            bots = [subprocess.Popen([*child_command("gambler.bot.cli"), "127.0.0.1", port,
                                       "--params", spec, "--game", game_file, "--quiet"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      text=True)
@@ -85,10 +86,10 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
         raw, adjusted = [], []
         for match, dealer, bots in matches:
             errors = [bot.communicate()[1] for bot in bots]
-            dealer.communicate()
+            errors.append(dealer.communicate()[1])
             if dealer.returncode != 0 or any(bot.returncode for bot in bots):
                 raise click.ClickException("a dealer match failed: " + " / ".join(
-                    error.strip().splitlines()[-1] for error in errors if error.strip()))
+                    last_line(error) for error in errors if last_line(error)))
             hands = read_log(game, f"{match}.log")
             raw.append(np.array([hand.value_of("a") for hand in hands]).reshape(-1, 2).sum(1))
             adjusted.append(np.array([adjusted_values(hand)[hand.names.index("a")]
@@ -115,7 +116,7 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
 @debug_option
 def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -> None:
     """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI)."""
-    from training.evaluate import score_pairs
+    from gambler.training.evaluate import score_pairs
 
     game = load_game(game_file)
     if not game.is_heads_up_holdem:

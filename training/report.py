@@ -27,8 +27,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from protocol.betting import BettingState, CALL, FOLD, RAISE
-from protocol.logs import LoggedHand
+from gambler.protocol.betting import BettingState, CALL, FOLD, RAISE
+from gambler.protocol.logs import LoggedHand
 
 
 @dataclass(frozen=True)
@@ -188,7 +188,7 @@ def position_label(game, position: int) -> str:
 def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool]:
     """Each player's report (in order of first appearance), and whether the hands were scored
     as duplicate deals."""
-    from training.luck import adjusted_values
+    from gambler.training.luck import adjusted_values
 
     all_hands = [hand for log in logs for hand in log]
     if not all_hands:

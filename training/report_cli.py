@@ -12,7 +12,7 @@ import json
 import click
 
 from gambler.cli import check_output_path, debug_option, run
-from protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
 
 def _share(value) -> str:
@@ -54,8 +54,8 @@ def command(logs, game_file, as_json, html_path) -> None:
     """Summarise ACPC match logs (several, e.g. a duplicate pair): per player the result with
     its 95% interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and
     fold to a bet."""
-    from protocol.logs import read_log
-    from training.report import build_report
+    from gambler.protocol.logs import read_log
+    from gambler.training.report import build_report
 
     if html_path is not None:
         check_output_path(html_path, "--html")
@@ -68,7 +68,7 @@ def command(logs, game_file, as_json, html_path) -> None:
         raise click.UsageError("the logs hold no hands")
     reports, duplicate = build_report(hands)
     if html_path is not None:
-        from training.report_html import page
+        from gambler.training.report_html import page
 
         with open(html_path, "w") as file:
             file.write(page(list(logs), reports, duplicate, total, max(game.blinds)))

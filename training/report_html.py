@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import math
 
-from training.report import STREETS, PlayerReport
+from gambler.training.report import STREETS, PlayerReport
 
 WIDTH, HEIGHT, MARGIN, RIGHT, TOP = 780, 300, 76, 90, 16
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e")

@@ -14,8 +14,8 @@ small family finds a far better start in minutes:
 * candidates are ranked by their worst result against those opponents, less 0.3 x LBR's
   winnings above 1,500 mbb/hand.
 
-    python -m training.search --candidates 1200 --seed 2 --out search.jsonl
-    python -m training.search --best search.jsonl --write start.yaml
+    python -m gambler.training.search --candidates 1200 --seed 2 --out search.jsonl
+    python -m gambler.training.search --best search.jsonl --write start.yaml
 
 Every candidate is a line of JSON (its numbers, its scores, LBR); `--best` writes the top one as
 a profile. Deterministic for a seed.
@@ -51,7 +51,7 @@ def candidate(rng: np.random.Generator) -> list[float]:
 
 
 def profile_of(numbers, name: str = "search", description: str = ""):
-    from bot.params import Profile, RoundParams
+    from gambler.bot.params import Profile, RoundParams
 
     rounds = []
     for round_ in range(4):
@@ -66,11 +66,11 @@ def rank(row: dict) -> float:
 
 
 def search(candidates: int, seed: int, out) -> None:
-    from bot.strategies import resolve_strategy
-    from protocol import load_game
-    from training.deals import cached_deal_set
-    from training.engine import encode_rules, encode_strategy, play_deals
-    from training.lbr import LbrDeals, run_lbr
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.protocol import load_game
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import encode_rules, encode_strategy, play_deals
+    from gambler.training.lbr import LbrDeals, run_lbr
 
     game = load_game()
     rules = encode_rules(game)
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     parser.add_argument("--write", default="start.yaml")
     options = parser.parse_args(argv)
     if options.best:
-        from bot.params import save_profile
+        from gambler.bot.params import save_profile
 
         rows = [json.loads(line) for line in open(options.best) if line.strip()]
         best = max(rows, key=rank)

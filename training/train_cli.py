@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, progress_bar, run
-from protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
 
 def _progress_line(record: dict, state) -> None:
@@ -67,9 +67,9 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
     """Tune a parameter profile by per-parameter simulated annealing."""
     if ctx.invoked_subcommand is not None:
         return
-    from training.anneal import CHECKPOINT, Trainer
-    from training.config import load_config
-    from training.evaluate import Backend
+    from gambler.training.anneal import CHECKPOINT, Trainer
+    from gambler.training.config import load_config
+    from gambler.training.evaluate import Backend
 
     if steps is not None and hours is not None:
         raise click.UsageError("--steps and --hours exclude each other")
@@ -147,7 +147,7 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
               help="PNG to write (default RUN_DIR/training.png).")
 def plot(run_dir, out) -> None:
     """Draw the training curve of RUN_DIR to a PNG."""
-    from training.plot import plot_run
+    from gambler.training.plot import plot_run
     target = plot_run(Path(run_dir), Path(out) if out else None)
     click.echo(str(target))
 
