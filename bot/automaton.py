@@ -52,6 +52,7 @@ class RoundPlan:
     price_margin: float | None = None  # if set, modes 2 and 3 call on price instead of U
     slow: bool = False                 # modes 3, 4: check when nothing is owed
     bluff_to: int | None = None        # mode 1: bet to this total when nothing is owed
+    plain_v: float | None = None       # v against a random hand, when `v` is range-aware
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -124,7 +125,8 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
 
 def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> dict[str, object]:
     """Why the automaton took `action` in `betting` under `plan`, as (name, value) pairs in the
-    order a decision line shows them: v and the mode; U, or with price-aware calls the equity
+    order a decision line shows them: v (and `v_range`, the range-aware v the plan used, when
+    it used one) and the mode; U, or with price-aware calls the equity
     (1 + v) / 2, the price to_call / (pot + to_call) and the margin; T; the round's mixed
     variant if drawn (slow play, or the bluff's total); the pot (both totals), what is owed,
     the legal raise-to range (None when no raise is legal) and the action."""
@@ -132,7 +134,11 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> d
     legal = betting.legal_actions()
     to_call = betting.max_spent - betting.spent[player]
     pot = sum(betting.spent)
-    fields: dict[str, object] = {"v": plan.v, "mode": MODE_KEYS[plan.mode]}
+    if plan.plain_v is None:
+        fields: dict[str, object] = {"v": plan.v}
+    else:
+        fields = {"v": plan.plain_v, "v_range": plan.v}
+    fields["mode"] = MODE_KEYS[plan.mode]
     if plan.price_margin is None:
         fields["U"] = plan.call_limit
     else:
@@ -159,7 +165,7 @@ def format_fields(fields: dict[str, object]) -> str:
     for name, value in fields.items():
         if name == "raise_range":
             text = "-" if value is None else f"{value[0]}..{value[1]}"
-        elif name == "v":
+        elif name in ("v", "v_range"):
             text = f"{value:+.4f}"
         elif isinstance(value, bool):
             text = "yes" if value else "no"

@@ -19,6 +19,11 @@ give, per round (each optional; the default is version 1's behaviour):
                                  first checks instead, and raises if bet into (a check-raise)
     bluff: 0.1                   a probability (default 0): a hand in mode 1 that could bet first
     bluff_size: 0.5              bets S + bluff_size P (in pots, whatever `levels` says)
+    narrow: 0.3                  a fraction in (0, 1] (default 1: off): when the opponent has
+                                 raised in this round, from the flop on the bot's v is range-aware:
+                                 W - L against the opponent's holdings narrowed to the strongest
+                                 `narrow` of them by this round's strength, exactly, with card
+                                 removal (`evaluator.narrowing` has the model)
 
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
@@ -45,14 +50,14 @@ from gambler.errors import GamblerError, read_text
 ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
-_V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size")
+_V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
 VERSIONS = (1, 2)
 #: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
-#: price on (0/1), price margin, slow play, bluff, bluff size, and three spare slots.
+#: price on (0/1), price margin, slow play, bluff, bluff size, narrow (1: off), two spare slots.
 STRIDE = 20
 
 
@@ -79,6 +84,7 @@ class RoundParams:
     bluff: float = 0.0                           # P(a mode 1 hand bets first)
     bluff_size: float = 0.5                      # the bluff, in pots
     mixing: bool = False                         # the file gives the three above: train them
+    narrow: float = 1.0                          # the range kept when the opponent raises
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -110,7 +116,7 @@ class RoundParams:
         margin = self.price_margin
         return (*self.as_vector(), float(self.levels == "pot"), float(margin is not None),
                 0.0 if margin is None else margin, self.slow_play, self.bluff, self.bluff_size,
-                0.0, 0.0, 0.0)
+                self.narrow, 0.0, 0.0)
 
 
 def _mode(thresholds, v: float) -> int:
@@ -138,6 +144,16 @@ class Profile:
         """`STRIDE` numbers per round, as `training.engine` reads a profile."""
         return tuple(value for round_params in self.rounds
                      for value in round_params.engine_vector())
+
+    @property
+    def keep(self) -> tuple[float, ...]:
+        """Per round, the fraction of the opponent's holdings kept when it raises (`narrow`)."""
+        return tuple(round_params.narrow for round_params in self.rounds)
+
+    @property
+    def range_aware(self) -> bool:
+        """Whether some round narrows the opponent's range (v is then range-aware)."""
+        return any(fraction < 1.0 for fraction in self.keep)
 
     @classmethod
     def from_vector(cls, values, **metadata) -> Profile:
@@ -229,6 +245,8 @@ class Profile:
                 if round_params.mixing:
                     for key in _MIXING_KEYS:
                         section[key] = getattr(round_params, key)
+                if round_params.narrow < 1.0:
+                    section["narrow"] = round_params.narrow
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -321,7 +339,8 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
                                   _numbers(section["raise"], 4, f"{name}.raise", source),
                                   _levels(section.get("levels", "chips"), name, source),
                                   _price(section.get("price", "off"), name, source),
-                                  **mixing, mixing=bool(mixing)))
+                                  **mixing, mixing=bool(mixing),
+                                  narrow=_narrow(section.get("narrow", 1.0), name, source)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -347,6 +366,15 @@ def _fraction(value, field_name: str, source: str, most: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value) or not 0.0 <= value <= most:
         raise ProfileError(f"{source}: {field_name}: {value!r} must be a number in [0, {most:g}]")
+    return float(value)
+
+
+def _narrow(value, name: str, source: str) -> float:
+    """The fraction of the opponent's holdings kept when it raises: a number in (0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or not 0.0 < value <= 1.0:
+        raise ProfileError(f"{source}: {name}.narrow: {value!r} must be a fraction in (0, 1] "
+                           "(1: the opponent's range is not narrowed)")
     return float(value)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
 from gambler.bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
@@ -125,7 +126,9 @@ class ProfileStrategy(RoundWinRate):
         self.name = profile.name or "profile"
         self.seed = seed
         self._plan: RoundPlan | None = None
+        self._preflop_v = None  # holding_preflop_v(), loaded at the first range-aware plan
         self.plans_made = 0
+        self.range_plans_made = 0  # plans whose v was range-aware
 
     def plan_for(self, state: MatchState) -> RoundPlan:
         """The round's plan, made at the first decision of the round and then kept."""
@@ -133,13 +136,42 @@ class ProfileStrategy(RoundWinRate):
         if fresh:
             round_ = state.betting.round
             params = self.profile.rounds[round_]
+            plain_v = None
+            ranged = self.range_aware_v(state)
+            if ranged is not None:
+                plain_v, v = v, ranged
+                self.range_plans_made += 1
             draw = 1.0
             if params.mixing_probability(v) > 0:
                 from gambler.evaluator.rng import mixing_uniform  # numba, only for mixed profiles
                 draw = mixing_uniform(self.seed, state.hand, round_, state.position)
-            self._plan = plan_for_state(params, v, state.betting, draw)
+            self._plan = replace(plan_for_state(params, v, state.betting, draw), plain_v=plain_v)
             self.plans_made += 1
         return self._plan
+
+    def range_aware_v(self, state: MatchState) -> float | None:
+        """v against the opponent's range narrowed by its raises (`evaluator.narrowing`), or None
+        when the plain v stands: before the flop, when the opponent raised in no round that
+        narrows, or when nothing of the range is left once our cards are removed."""
+        if not self.profile.range_aware or state.betting.round == 0:
+            return None
+        from gambler.evaluator.narrowing import raised_rounds
+        keep = self.profile.keep
+        raised = raised_rounds(state.betting, 1 - state.position)
+        raised &= sum(1 << r for r, fraction in enumerate(keep) if fraction < 1.0)
+        if not raised:
+            return None
+        import numpy as np
+
+        from gambler.evaluator.cards import as_cards
+        from gambler.evaluator.narrowing import holding_preflop_v, range_aware_v
+        from gambler.evaluator.tables import load_tables
+        if self._preflop_v is None:
+            self._preflop_v = holding_preflop_v()
+        v = range_aware_v(load_tables(), as_cards(state.our_hole, count=2),
+                          as_cards(state.board, count=(3, 4, 5)), self._preflop_v, raised,
+                          np.array(keep, dtype=np.float64))
+        return None if v != v else float(v)  # NaN: the range is empty
 
     def act(self, state: MatchState) -> Action:
         return choose_action(self.plan_for(state), state.betting)

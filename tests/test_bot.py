@@ -285,17 +285,18 @@ def test_explain_a_version_1_decision_worked_by_hand(capsys):
 
 @pytest.mark.parametrize("bet, action", [(700, "c"), (2300, "f")])
 def test_explain_a_price_aware_decision(capsys, bet, action):
-    # Ks2s on Qh7c2d: wait and see for the default profile, so it calls exactly when its equity
-    # (1 + v) / 2 is at least the price to_call / (pot + to_call) plus the flop's margin.
+    # Ks2s on Qh7c2d: wait and see for the price-aware profile, so it calls exactly when its
+    # equity (1 + v) / 2 is at least the price to_call / (pot + to_call) plus the flop's margin.
     from gambler.bot.params import load_profile
     from gambler.evaluator import win_rate
 
-    flop = load_profile("default").rounds[1]
+    flop = load_profile("price-aware").rounds[1]
     v = win_rate("Ks2s", "Qh7c2d").v
     assert flop.thresholds[0] <= v < flop.thresholds[1]
     to_call, pot = bet - 300, 300 + bet
     price = to_call / (pot + to_call)
-    code, out, _ = explain(capsys, f"MATCHSTATE:1:12:cr300c/r{bet}:|Ks2s/Qh7c2d")
+    code, out, _ = explain(capsys, f"MATCHSTATE:1:12:cr300c/r{bet}:|Ks2s/Qh7c2d", "--params",
+                           "price-aware")
     fields = dict(line.split() for line in out.splitlines()[1:])
     assert code == 0
     assert (fields["mode"], fields["pot"], fields["to_call"]) == ("wait-and-see", str(pot),

@@ -19,6 +19,7 @@ from gambler.evaluator.rng import stream_seed
 NL = load_game(NOLIMIT)
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
 MIXED = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-mixed.yaml")
+NARROW = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-narrow.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +54,15 @@ def table_strategy(name, v_of_deal):
                                   ("shover", "seed"), ("default", "prober"),
                                   ("catcher", "handmade"), ("sizer", "default"),
                                   ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2),
-                                  (MIXED, "seed"), ("default", MIXED), (MIXED, MIXED)])
+                                  (MIXED, "seed"), ("default", MIXED), (MIXED, MIXED),
+                                  (NARROW, "raise"), ("prober", NARROW), (NARROW, NARROW),
+                                  (NARROW, "seed")])
 def test_engine_hands_equal_python_hands(deals, pair):
     rules = encode_rules(NL)
     encoded = [encode_strategy(resolve_strategy(name)) for name in pair]
     kinds = np.array([kind for kind, _ in encoded])
     params = np.array([vector for _, vector in encoded])
+    ranged_plans = 0
     for i in range(len(deals)):
         deal = deals.slice(i, i + 1)
         v_of_hole = {tuple(int(c) for c in deal.holes[0, p]): deal.v[0, p] for p in range(2)}
@@ -68,7 +72,8 @@ def test_engine_hands_equal_python_hands(deals, pair):
                                                     "boards": deal.boards[0]}), i)
         trace = np.full((64, 3), -1, dtype=np.int64)
         ours, _ = play_hand(rules, kinds, params, deal.v[0], deal.outcomes[0],
-                            np.uint64(stream_seed(0, i)), trace, 0, i)
+                            np.uint64(stream_seed(0, i)), trace, 0, i, holes=deal.holes[0],
+                            board=deal.boards[0])
         actions = [record for record in trace if record[0] >= 0]
         replay = BettingState.start(NL)
         for _, code, amount in actions:
@@ -76,6 +81,10 @@ def test_engine_hands_equal_python_hands(deals, pair):
                                   Action("c") if code == CALL_CODE else Action("r", int(amount)))
         assert replay.betting_string() == state.betting_string(), i
         assert ours == payoffs[0], i
+        ranged_plans += sum(getattr(strategy, "range_plans_made", 0) for strategy in strategies)
+    # A range-aware profile replaced v by its range-aware v in many plans (and the engine did too,
+    # or the actions would differ).
+    assert (ranged_plans > 0) == (NARROW in pair)
 
 
 def test_duplicate_pairs_cancel_and_workers_do_not_matter(deals):

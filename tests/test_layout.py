@@ -3,6 +3,7 @@ folders by their bare names (`bot`, `protocol`, ...), which would load a second 
 in a checkout and fail once installed."""
 
 import ast
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -32,8 +33,14 @@ def test_no_source_imports_a_folder_by_its_bare_name():
 def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
     """What `pip install gambler` puts in site-packages: `gambler/` and its metadata, nothing
     else (no top-level `bot`, `protocol`, ... to clash with other packages)."""
+    source = tmp_path / "source"  # a copy: setuptools writes build/ next to the sources
+    for name in (*FOLDERS, "gambler"):
+        shutil.copytree(ROOT / name, source / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                            str(tmp_path), str(ROOT)], capture_output=True, text=True)
+                            str(tmp_path), str(source)], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     [wheel] = tmp_path.glob("gambler-*.whl")
     names = zipfile.ZipFile(wheel).namelist()

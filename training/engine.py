@@ -10,8 +10,12 @@ What makes it fast:
 * The win rate v depends only on the cards, so a deal set carries v for each position and street
   (computed once, `training.deals`); the automaton only looks it up.
 * The showdown winner depends only on the cards too: the deal set carries it.
-* A strategy is a kind and 64 numbers (`encode_strategy`): the automaton with a profile, or a
+* A strategy is a kind and 80 numbers (`encode_strategy`): the automaton with a profile, or a
   baseline (call, minimum raise, all in, the ACPC example player's random mix).
+* A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals_ranged` takes
+  the deal set's holes and boards, and at a profile's first decision of a round after the flop,
+  if the opponent raised in a round that narrows, computes v against the narrowed range with the
+  same kernel as the TCP bot (`evaluator.narrowing.range_aware_v`) and keeps it for the round.
 
 `play_deals` plays every deal twice with the seats swapped (duplicate): strategy A holds position
 0's cards and seat in the first hand and position 1's in the second, so the luck of the cards
@@ -24,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange, uint64
 
+from gambler.evaluator.narrowing import range_aware_v
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
 
@@ -64,12 +69,14 @@ def _uniform_int(state, low, high):
 ROUND, SPENT, MAX_SPENT, MIN_RAISE_TO, FOLDED, ACTIONS, RAISES, LAST_ACTOR, ENDED, ALLIN_ROUND, \
     START_LEVEL, START_POT, KINDS, ACTORS = (0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                              13 + MAX_ACTIONS)
-HAND_STATE_SIZE = 13 + 2 * MAX_ACTIONS
+RAISED, PLAN_ROUND = 13 + 2 * MAX_ACTIONS, 15 + 2 * MAX_ACTIONS
+HAND_STATE_SIZE = 17 + 2 * MAX_ACTIONS
 # SPENT and SPENT + 1: each position's total in the hand; ACTIONS, RAISES: this round's counts;
 # ENDED: 1 once the hand is over; ALLIN_ROUND: the round in which the betting ended with fewer
 # than two players able to act and the board still to come (-1 otherwise); START_LEVEL and
 # START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
-# round's action codes and who made them.
+# round's action codes and who made them; RAISED + p: the bitmask of rounds in which position p
+# raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
 STRIDE = 20  # a profile's numbers per round (`bot.params.STRIDE`)
 
 
@@ -93,6 +100,10 @@ def start_hand(rules, hand):
     hand[ALLIN_ROUND] = -1
     hand[START_LEVEL] = max_spent
     hand[START_POT] = rules[5] + rules[6]
+    hand[RAISED] = 0
+    hand[RAISED + 1] = 0
+    hand[PLAN_ROUND] = -1
+    hand[PLAN_ROUND + 1] = -1
 
 
 @helper
@@ -153,6 +164,7 @@ def apply_action(rules, hand, player, code, amount):
         hand[MAX_SPENT] = amount
         hand[SPENT + player] = amount
         hand[RAISES] += 1
+        hand[RAISED + player] |= np.int64(1) << hand[ROUND]
     acting = (hand[SPENT] < rules[3]) + (hand[SPENT + 1] < rules[4])
     called = 0
     for index in range(count, -1, -1):
@@ -338,10 +350,44 @@ def is_mixed(kind, params, round_, value, mix_seed, hand_number, player):
     return chance > 0.0 and mixing_uniform(mix_seed, hand_number, round_, player) < chance
 
 
+NARROW = 17  # a profile's `narrow` in its round's `STRIDE` numbers (1: off)
+
+
 @helper
-def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand):
+def is_range_aware(kind, params):
+    """Whether a strategy is a profile that narrows the opponent's range in some round."""
+    if kind != PROFILE:
+        return False
+    for round_ in range(4):
+        if params[STRIDE * round_ + NARROW] < 1.0:
+            return True
+    return False
+
+
+@helper
+def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v):
+    """A range-aware profile's v for its plan this round (after the flop): against the
+    opponent's range narrowed by the rounds of `raised` whose `narrow` is below 1
+    (`evaluator.narrowing`), or the plain `value` if none or if that range is empty."""
+    keep = np.empty(4, dtype=np.float64)
+    mask = np.int64(0)
+    for r in range(4):
+        keep[r] = params[STRIDE * r + NARROW]
+        if keep[r] < 1.0 and (raised >> r) & 1:
+            mask |= np.int64(1) << r
+    if mask == 0:
+        return value
+    ranged = range_aware_v(tables, hole, board[:2 + round_], preflop_v, mask, keep)
+    return value if np.isnan(ranged) else ranged
+
+
+@helper
+def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand, ranged, holes,
+          board, tables, preflop_v, plan_v):
     """Play one hand into `hand` (its final state); returns the rng state. `mix_seed` and
-    `hand_number` seed the profiles' mixed play.
+    `hand_number` seed the profiles' mixed play. `ranged[p]`: position p plays a range-aware
+    profile, which needs the deal's `holes` (uint8[2, 2]) and `board`, the hand tables and
+    `preflop_v` (`evaluator.narrowing`); `plan_v` (float64[2]) keeps each one's v for the round.
 
     (The deterministic kinds are called without the generator: passing it through one helper
     for every kind made the whole loop 40% slower.)"""
@@ -355,6 +401,13 @@ def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand
             code, amount, rng_state = random_action(rules, hand, player, rng_state)
         else:
             value = v[player, round_]
+            if ranged[player] and round_ > 0:
+                if hand[PLAN_ROUND + player] != round_:  # the round's first decision: plan
+                    hand[PLAN_ROUND + player] = round_
+                    plan_v[player] = ranged_value(value, params[player],
+                                                  hand[RAISED + 1 - player], holes[player],
+                                                  board, round_, tables, preflop_v)
+                value = plan_v[player]
             mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
             code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
         if traced < trace.shape[0]:  # (not `record_and_apply`: that costs the loop 30%)
@@ -378,65 +431,132 @@ def record_and_apply(rules, hand, player, code, amount, trace, traced):
     return traced + 1
 
 
-@njit
-def play_hand(rules, kinds, params, v, outcome, rng_state, trace, mix_seed=0, hand_number=0):
+def _range_context(kinds_and_params, holes, boards, preflop_v):
+    """(holes, boards, tables, preflop_v) for the kernels: the deal set's cards when a strategy is
+    a range-aware profile (which needs them, and the hand tables), empty arrays otherwise."""
+    from gambler.evaluator.tables import load_tables
+
+    needed = any(kind == PROFILE and np.any(np.asarray(params).reshape(4, STRIDE)[:, NARROW] < 1)
+                 for kind, params in kinds_and_params)
+    if needed and (holes is None or boards is None):
+        raise ValueError("a range-aware profile (narrow < 1) needs the deals' cards: pass holes "
+                         "and boards")
+    if holes is None or boards is None:
+        holes = np.zeros((0, 2, 2), dtype=np.uint8)
+        boards = np.zeros((0, 5), dtype=np.uint8)
+    if preflop_v is None:
+        if needed:
+            from gambler.evaluator.narrowing import holding_preflop_v
+            preflop_v = holding_preflop_v()
+        else:
+            preflop_v = np.zeros(0)
+    return holes, boards, load_tables(), preflop_v
+
+
+def play_hand(rules, kinds, params, v, outcome, rng_state, trace, mix_seed=0, hand_number=0,
+              holes=None, board=None, preflop_v=None):
     """Play one hand; returns (payoff to position 0, rng state).
 
     rules: int64[19] from `encode_rules`; kinds[p], params[p] the strategy at position p;
     v[p, r] the win rate of position p's cards in round r; outcome: +1 if position 0 has the
     better hand at showdown, -1 if worse, 0 for a tie. `trace` (int64[n, 3] or empty) receives
     (round, action code, raise-to) per action. Mixed play draws from (mix_seed, hand_number).
+    A range-aware profile also needs the deal's cards: holes uint8[2, 2], board uint8[5].
     """
+    holes_, boards_, tables, preflop_v = _range_context(
+        zip(kinds, params), None if holes is None else np.asarray(holes)[None],
+        None if board is None else np.asarray(board)[None], preflop_v)
+    if holes_.shape[0] == 0:
+        holes_, boards_ = np.zeros((1, 2, 2), dtype=np.uint8), np.zeros((1, 5), dtype=np.uint8)
+    return _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed,
+                        hand_number, holes_[0], boards_[0], tables, preflop_v)
+
+
+@njit
+def _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed, hand_number,
+                 holes, board, tables, preflop_v):
+    ranged = np.zeros(2, dtype=np.bool_)
+    for position in range(2):
+        ranged[position] = is_range_aware(kinds[position], params[position])
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-    rng_state = _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand)
+    rng_state = _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand,
+                      ranged, holes, board, tables, preflop_v, np.zeros(2))
     return payoff_of(hand, outcome), rng_state
 
 
 @helper
 def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, start, stop):
+                first_deal, results, adjusted, start, stop, holes, boards, tables, preflop_v):
     """Deals start .. stop - 1 of the arrays, each played twice: A's chips at position 0, then
-    at position 1, raw in `results` and all-in adjusted in `adjusted`."""
+    at position 1, raw in `results` and all-in adjusted in `adjusted`. `holes` and `boards`
+    are the deals' cards when a strategy is range-aware (empty otherwise)."""
     seats = np.empty((2, 2), dtype=np.int64)       # kinds by position: A first, then B first
     seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kind_a, kind_b, kind_b, kind_a
     numbers = np.empty((2, 2, params_a.shape[0]), dtype=np.float64)
     numbers[0, 0], numbers[0, 1], numbers[1, 0], numbers[1, 1] = (params_a, params_b, params_b,
                                                                   params_a)
+    ranged = np.zeros((2, 2), dtype=np.bool_)
+    ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params_a)
+    ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params_b)
+    with_cards = holes.shape[0] > 0
+    no_hole = np.zeros((2, 2), dtype=np.uint8)
+    no_board = np.zeros(5, dtype=np.uint8)
+    plan_v = np.zeros(2)
     no_trace = np.empty((0, 3), dtype=np.int64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     for i in range(start, stop):
         deal = first_deal + i
+        hole = holes[i] if with_cards else no_hole
+        board = boards[i] if with_cards else no_board
         for order in range(2):
             _play(rules, seats[order], numbers[order], v[i], stream_seed(seed, 2 * deal + order),
-                  seed, 2 * deal + order, no_trace, hand)
+                  seed, 2 * deal + order, no_trace, hand, ranged[order], hole, board, tables,
+                  preflop_v, plan_v)
             sign = 1 - 2 * order  # A's chips are position 0's in the first hand, 1's in the second
             results[i, order] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, order] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
 
 
 @njit
+def _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                  first_deal, results, adjusted, holes, boards, tables, preflop_v):
+    _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                first_deal, results, adjusted, 0, v.shape[0], holes, boards, tables, preflop_v)
+
+
+@njit(parallel=True)
+def _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                           seed, first_deal, results, adjusted, holes, boards, tables,
+                           preflop_v):
+    blocks = (v.shape[0] + 1023) // 1024
+    for block in prange(blocks):
+        _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                    first_deal, results, adjusted, 1024 * block,
+                    min(v.shape[0], 1024 * (block + 1)), holes, boards, tables, preflop_v)
+
+
 def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-               first_deal, results, adjusted):
+               first_deal, results, adjusted, holes=None, boards=None, preflop_v=None):
     """`results[i] = (A's chips at position 0, at position 1)` for deal `first_deal + i`, and
     the same all-in adjusted in `adjusted[i]` (float64).
 
     v: float64[n, 2, 4]; outcomes: int8[n]; allin_equity: float64[n, 3], position 0's exact
     equity with the board of rounds 0, 1, 2. Deal numbers (not positions in the arrays) seed the
-    random baseline, so any split of a deal set gives the same results.
+    random baseline, so any split of a deal set gives the same results. A range-aware profile
+    also needs the deals' cards (a deal set's `holes` uint8[n, 2, 2] and `boards` uint8[n, 5]).
     """
-    _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, 0, v.shape[0])
+    context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
+    _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                  first_deal, results, adjusted, *context)
 
 
-@njit(parallel=True)
 def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
-                        seed, first_deal, results, adjusted):
+                        seed, first_deal, results, adjusted, holes=None, boards=None,
+                        preflop_v=None):
     """`play_deals` over all cores (numba threads, blocks of 1,024 deals); identical results."""
-    blocks = (v.shape[0] + 1023) // 1024
-    for block in prange(blocks):
-        _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                    first_deal, results, adjusted, 1024 * block,
-                    min(v.shape[0], 1024 * (block + 1)))
+    context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
+    _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                           seed, first_deal, results, adjusted, *context)
 
 
 def encode_rules(game) -> np.ndarray:

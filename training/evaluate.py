@@ -93,7 +93,8 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
         chips = np.zeros((stop - start, 2), dtype=np.int64)
         adjusted = np.zeros((stop - start, 2), dtype=np.float64)
         play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes,
-                   part.allin_equity, seed, part.first_deal, chips, adjusted)
+                   part.allin_equity, seed, part.first_deal, chips, adjusted, part.holes,
+                   part.boards)
         results.append(Chips(chips.sum(axis=1), adjusted.sum(axis=1)))
     return results
 
