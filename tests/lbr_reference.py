@@ -36,22 +36,56 @@ def baseline_action(name: str, state: BettingState):
 
 class ReferenceBot:
     """The bot's action for any holding: a profile's automaton, an exploiter's rules or a fixed
-    baseline."""
+    baseline. A range-aware profile's v comes from `evaluator.narrowing.range_aware_v` (the one
+    hand kernel, which `tests/test_narrowing.py` checks against treys), with the narrowing read
+    from the betting before the bot's first action of the round; it needs the deal's `board`."""
 
-    def __init__(self, strategy, preflop_v: np.ndarray, holding_v: np.ndarray):
+    def __init__(self, strategy, preflop_v: np.ndarray, holding_v: np.ndarray, board=None):
         self.strategy = strategy
         self.preflop_v = preflop_v   # [1326]
         self.holding_v = holding_v   # [3, 1326]: flop, turn, river
+        self.board = board
+        self._ranged: dict = {}
 
     def v(self, holding, round_: int) -> float:
         index = holding_index(*holding)
         return float(self.preflop_v[index] if round_ == 0 else self.holding_v[round_ - 1, index])
 
-    def chance(self, holding, round_: int) -> float:
-        """The probability that the round's plan with this holding is the mixed one."""
+    def plan_v(self, holding, state: BettingState) -> float:
+        """v for the plan of the round with `holding`, the bot being the player to act."""
+        round_ = state.round
+        plain = self.v(holding, round_)
+        if not isinstance(self.strategy, Profile) or not self.strategy.range_aware or round_ == 0:
+            return plain
+        bot = state.current_player
+        mask = 0
+        for r in range(round_ + 1):
+            actions, actors = state.actions[r], state.actors[r]
+            stop = len(actions)
+            if r == round_:  # only what came before the bot's first action of the round
+                stop = next((k for k, actor in enumerate(actors) if actor == bot), stop)
+            if any(actions[k].kind == RAISE and actors[k] != bot for k in range(stop)):
+                mask |= 1 << r
+        mask &= sum(1 << r for r, fraction in enumerate(self.strategy.keep) if fraction < 1)
+        if not mask:
+            return plain
+        key = (holding, round_, mask)
+        if key not in self._ranged:
+            from gambler.evaluator.narrowing import range_aware_v
+            from gambler.evaluator.tables import load_tables
+            v = range_aware_v(load_tables(), np.array(holding, dtype=np.uint8),
+                              np.array(self.board[:2 + round_], dtype=np.uint8), self.preflop_v,
+                              mask, np.array(self.strategy.keep))
+            self._ranged[key] = plain if np.isnan(v) else float(v)
+        return self._ranged[key]
+
+    def chance(self, holding, round_: int, state: BettingState | None = None) -> float:
+        """The probability that the round's plan with this holding is the mixed one (at the
+        bot's turn in `state` if given: a range-aware plan depends on the betting)."""
         if not isinstance(self.strategy, Profile):
             return 0.0
-        return self.strategy.rounds[round_].mixing_probability(self.v(holding, round_))
+        v = self.v(holding, round_) if state is None else self.plan_v(holding, state)
+        return self.strategy.rounds[round_].mixing_probability(v)
 
     def action(self, holding, state: BettingState, mixed: bool = False, draw=None):
         """The action with `holding`: in the round's mixed plan or not (or with a given draw)."""
@@ -61,7 +95,7 @@ class ReferenceBot:
             return exploiter_action(self.strategy, self.v(holding, state.round), state)
         if draw is None:
             draw = 0.0 if mixed else 1.0
-        plan = plan_for_state(self.strategy.rounds[state.round], self.v(holding, state.round),
+        plan = plan_for_state(self.strategy.rounds[state.round], self.plan_v(holding, state),
                               state, draw)
         return choose_action(plan, state)
 
@@ -115,6 +149,10 @@ class Range:
             entry[0] = self.mass(holding)
 
     def narrow(self, state: BettingState, action) -> None:
+        if first_action_of_round(state):  # the bot plans now: its chance of the mixed plan
+            for holding, entry in self.entries.items():
+                chance = self.bot.chance(holding, state.round, state)
+                entry[1:] = [chance, True, chance > 0]
         for holding, entry in self.entries.items():
             entry[2] = entry[2] and self.bot.action(holding, state, False) == action
             entry[3] = entry[3] and self.bot.action(holding, state, True) == action
@@ -124,11 +162,19 @@ class Range:
 
     def fold_mass(self, holding, after: BettingState) -> float:
         weight, chance, plain, mixed = self.entries[holding]
+        if first_action_of_round(after):  # the bot answers with the round's plan, made now
+            chance = self.bot.chance(holding, after.round, after)
+            mixed = chance > 0
         folded = 0.0
         for ok, variant, share in ((plain, False, 1 - chance), (mixed, True, chance)):
             if ok and share > 0 and self.bot.action(holding, after, variant).kind == FOLD:
                 folded += weight * share
         return folded
+
+
+def first_action_of_round(state: BettingState) -> bool:
+    """Whether the player to act has not acted yet in this round."""
+    return state.current_player not in state.actors[state.round]
 
 
 def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceBot, hole,
@@ -195,7 +241,7 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
         assert range_.mass(bot_hole) > 0  # the range always holds the bot's cards
         if state.current_player != lbr:
             draw = 1.0
-            if bot.chance(bot_hole, round_) > 0:
+            if bot.chance(bot_hole, round_, state) > 0:
                 draw = mixing_uniform(seed, hand_number, round_, 1 - lbr)
             action = bot.action(bot_hole, state, draw=draw)
             if not isinstance(bot.strategy, str):

@@ -314,3 +314,29 @@ def test_explain_a_price_aware_decision(capsys, bet, action):
 def test_explain_refuses_bad_input_in_one_line(capsys, argv, message):
     code, out, err = explain(capsys, *argv)
     assert code != 0 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_explain_a_range_aware_decision(capsys):
+    # The opponent (position 0) raised preflop and on the flop: the narrowing profile plans with
+    # v against its range narrowed by both raises, and the line shows both v's.
+    import numpy as np
+
+    from gambler.bot.automaton import mode_for, MODE_KEYS
+    from gambler.bot.params import load_profile
+    from gambler.evaluator import parse_cards, win_rate
+    from gambler.evaluator.narrowing import holding_preflop_v, range_aware_v
+    from gambler.evaluator.tables import load_tables
+
+    narrow = "tests/data/profiles/v2-narrow.yaml"
+    profile = load_profile(narrow)
+    expected = range_aware_v(load_tables(), parse_cards("Ks2s"), parse_cards("Qh7c2d"),
+                             holding_preflop_v(), 0b11, np.array(profile.keep))
+    code, out, _ = explain(capsys, "MATCHSTATE:1:12:cr300c/r700:|Ks2s/Qh7c2d", "--params", narrow)
+    fields = dict(line.split() for line in out.splitlines()[1:])
+    assert code == 0
+    assert fields["v"] == f"{win_rate('Ks2s', 'Qh7c2d').v:+.4f}"
+    assert fields["v_range"] == f"{expected:+.4f}" and expected < win_rate("Ks2s", "Qh7c2d").v
+    assert fields["mode"] == MODE_KEYS[mode_for(profile.rounds[1].thresholds, expected)]
+    # Without a raise by the opponent there is nothing to narrow: the plain v alone.
+    code, out, _ = explain(capsys, "MATCHSTATE:1:12:cc/c:|Ks2s/Qh7c2d", "--params", narrow)
+    assert "v_range" not in out and code == 0

@@ -79,6 +79,8 @@ def _others(hole, board):
     ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 100),
     ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 100),
     ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 25),
+    ("tests/data/profiles/v2-narrow.yaml", "C,C,FCPA,FCPA", 40),
+    ("tests/data/profiles/v2-narrow.yaml", "FCPA,FCHPA,FCPA,FCPA", 8),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
@@ -92,9 +94,10 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     match_keys, match_counts = load_matchups()
     preflop_v = holding_preflop_v()
     sets = parse_action_sets(actions)
-    decisions = narrowed = 0
+    decisions = narrowed = range_aware_plans = 0
     for i in range(deals):
-        bot = ReferenceBot(spec, preflop_v, holding_v[i])
+        bot = ReferenceBot(spec, preflop_v, holding_v[i],
+                           tuple(int(card) for card in deal_set.boards[i]))
         for lbr in range(2):
             bot_hole = tuple(int(card) for card in deal_set.holes[i, 1 - lbr])
             for round_ in range(4):  # the tables' v is the deal set's v, bit for bit
@@ -102,7 +105,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             trace = np.full((64, 3), -1, dtype=np.int64)
             ranges = np.full((64, 3), -1, dtype=np.int64)
             payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
-                              deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
+                              deal_set.holes[i, 1 - lbr], deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
                               preflop_v, holding_v[i], load_tables(), match_keys, match_counts,
                               SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
                               np.uint64(stream_seed(seed, 2 * i + lbr)), seed, 2 * i + lbr,
@@ -117,9 +120,12 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             assert [tuple(row) for row in ranges[:len(sizes)].tolist()] == sizes, (i, lbr)
             decisions += len(sizes)
             narrowed += sum(size < 1000 for size, _, _ in sizes)
+        range_aware_plans += len(bot._ranged)
     assert decisions > deals // 2  # LBR had real choices to make
     if isinstance(spec, Profile):
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range
+        # A range-aware bot planned with v against LBR's narrowed range (holdings x situations).
+        assert (range_aware_plans > 1000) == spec.range_aware
 
 
 def test_breakdown_accounts_for_every_hand_and_chip():

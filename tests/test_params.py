@@ -162,3 +162,30 @@ def test_unknown_profile_name_lists_the_shipped_ones():
     with pytest.raises(ProfileError, match=r"no profile file 'nosuch'.*default.*handmade.*seed"):
         load_profile("nosuch")
 
+
+
+NARROW = "tests/data/profiles/v2-narrow.yaml"
+
+
+def test_narrow_field_round_trips_and_defaults_to_off(tmp_path):
+    profile = load_profile(NARROW)
+    assert profile.keep == (0.3, 0.4, 0.5, 0.5) and profile.range_aware
+    assert [profile.engine_vector()[20 * r + 17] for r in range(4)] == [0.3, 0.4, 0.5, 0.5]
+    save_profile(profile, tmp_path / "again.yaml")
+    assert load_profile(tmp_path / "again.yaml") == profile
+    default = load_profile("default")  # no narrow: every round keeps the whole range
+    assert default.keep == (1.0,) * 4 and not default.range_aware
+    assert "narrow" not in default.to_yaml()
+    assert not any(label.endswith("narrow") for label, _, _ in profile.tunable())
+
+
+@pytest.mark.parametrize("new, message", [
+    ("narrow: 0", r"n.yaml: flop.narrow: 0 must be a fraction in \(0, 1\]"),
+    ("narrow: 1.5", r"flop.narrow: 1.5 must be a fraction in \(0, 1\]"),
+    ("narrow: most", r"flop.narrow: 'most' must be a fraction"),
+])
+def test_bad_narrow_names_the_field(new, message):
+    text = open(NARROW).read()
+    assert "narrow: 0.4" in text
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text.replace("narrow: 0.4", new, 1), source="n.yaml")

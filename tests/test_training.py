@@ -62,16 +62,17 @@ def real_match(folder, a: str, b: str, deals: int, seed: int):
     adjusted = np.zeros((deals, 2))
     play_deals(encode_rules(GAME), *encode_strategy(resolve_strategy(a)),
                *encode_strategy(resolve_strategy(b)), deal_set.v, deal_set.outcomes,
-               deal_set.allin_equity, 0, 0, results, adjusted)
+               deal_set.allin_equity, 0, 0, results, adjusted, deal_set.holes, deal_set.boards)
     return hands, results, adjusted
 
 
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
 MIXED = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-mixed.yaml")
+NARROW = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-narrow.yaml")
 
 
 @pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober"), (V2, "default"),
-                                  (MIXED, "default")])
+                                  (MIXED, "default"), (NARROW, "raise"), ("prober", NARROW)])
 def test_exploiters_play_real_matches_as_the_engine_does(tmp_path, a, b):
     hands, results, adjusted = real_match(tmp_path, a, b, 60, 33)
     assert results.reshape(-1).tolist() == [hand.value_of("a") for hand in hands]

@@ -52,11 +52,14 @@ from gambler.evaluator.rng import stream_seed
 from gambler.errors import GamblerError
 from gambler.jit import helper, njit
 from gambler.training.evaluate import Score, score_pairs
-from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT, PROFILE,
-                             RAISE_CODE, RANDOM, ROUND, SPENT, adjusted_payoff_of, apply_action,
-                             fixed_action, is_mixed, mixing_probability, payoff_of,
-                             player_to_act, raise_range, random_action, random_fold_probability,
-                             record_and_apply, start_hand)
+from gambler.evaluator.holdings import _index_of
+from gambler.evaluator.narrowing import every_holding_range_v, holding_preflop_v, narrowed_range
+from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
+                                     NARROW, PLAN_ROUND, PROFILE, RAISE_CODE, RAISED, RANDOM,
+                                     ROUND, SPENT, STRIDE, adjusted_payoff_of, apply_action,
+                                     fixed_action, is_mixed, is_range_aware, mixing_probability,
+                                     payoff_of, player_to_act, raise_range, random_action,
+                                     random_fold_probability, record_and_apply, start_hand)
 
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
 ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
@@ -94,10 +97,46 @@ def parse_action_sets(text: str, rounds: int = 4) -> np.ndarray:
 # --- the range --------------------------------------------------------------------------------
 
 @helper
-def _holding_v(preflop_v, holding_v, round_, index):
+def _plain_values(preflop_v, holding_v, round_):
+    """The bot's v of every holding in `round_` against a random hand."""
     if round_ == 0:
-        return preflop_v[index]
-    return holding_v[round_ - 1, index]
+        return preflop_v
+    return holding_v[round_ - 1]
+
+
+@helper
+def _round_values(kind, params, round_, raised, preflop_v, holding_v, board, tables, cache_v,
+                  cache_key):
+    """The bot's v of every holding for its plan in `round_` when LBR raised in the rounds of
+    the bitmask `raised`: a range-aware profile's v against LBR's narrowed range (NaN entries,
+    whose range is empty, fall back to the plain v, as the bot does), or the plain v. Computed
+    at most once per (round, narrowing) in a hand: `cache_v` float64[2, 1326], `cache_key`
+    int64[3] (two keys, -1 when empty, and the slot to fill next)."""
+    plain = _plain_values(preflop_v, holding_v, round_)
+    if round_ == 0 or not is_range_aware(kind, params):
+        return plain
+    keep = np.empty(4, dtype=np.float64)
+    mask = np.int64(0)
+    for r in range(4):
+        keep[r] = params[STRIDE * r + NARROW]
+        if keep[r] < 1.0 and (raised >> r) & 1:
+            mask |= np.int64(1) << r
+    if mask == 0:
+        return plain
+    key = 16 * round_ + mask
+    for slot in range(2):
+        if cache_key[slot] == key:
+            return cache_v[slot]
+    slot = cache_key[2]
+    cache_key[2] = 1 - slot
+    weights = np.empty(HOLDINGS, dtype=np.float64)
+    narrowed_range(tables, board[:2 + round_], preflop_v, mask, keep, weights)
+    every_holding_range_v(tables, board[:2 + round_], weights, cache_v[slot])
+    for index in range(HOLDINGS):
+        if np.isnan(cache_v[slot, index]):
+            cache_v[slot, index] = plain[index]
+    cache_key[slot] = key
+    return cache_v[slot]
 
 
 # The bot's range: float64[4, 1326] by holding index. WEIGHT: the probability mass a holding
@@ -116,14 +155,14 @@ def _mass(range_, index):
 
 
 @helper
-def _start_round(range_, kind, params, preflop_v, holding_v, round_):
-    """A new round: each holding's chance of the mixed plan, both variants still possible."""
+def _start_round(range_, kind, params, values, round_):
+    """A new round (or a range-aware bot's plan, before its first action of the round): each
+    holding's chance of the mixed plan for its v in `values`, both variants still possible."""
     for index in range(range_.shape[1]):
         if range_[WEIGHT, index] > 0.0:
             chance = 0.0
             if kind == PROFILE:
-                chance = mixing_probability(params, round_,
-                                            _holding_v(preflop_v, holding_v, round_, index))
+                chance = mixing_probability(params, round_, values[index])
             range_[CHANCE, index] = chance
             range_[PLAIN, index] = 1.0
             range_[MIXED, index] = 1.0 if chance > 0.0 else 0.0
@@ -149,13 +188,12 @@ def _remove_cards(range_, holding_cards, cards, count):
 
 
 @helper
-def _narrow(range_, kind, params, preflop_v, holding_v, rules, hand, bot, code, amount):
+def _narrow(range_, kind, params, values, rules, hand, bot, code, amount):
     """Keep, for each holding and plan variant, whether the bot would have taken (code, amount)
-    here."""
-    round_ = hand[ROUND]
+    here (`values`: each holding's v for the round's plan)."""
     for index in range(range_.shape[1]):
         if range_[WEIGHT, index] > 0.0:
-            value = _holding_v(preflop_v, holding_v, round_, index)
+            value = values[index]
             for row, mixed in ((PLAIN, False), (MIXED, True)):
                 if range_[row, index] > 0.0:
                     their_code, their_amount = fixed_action(kind, params, value, rules, hand,
@@ -241,9 +279,11 @@ def _equities(tables, match_keys, match_counts, permutations, hole, board, visib
 # --- LBR's decision -----------------------------------------------------------------------------
 
 @helper
-def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, range_, equity,
+def _raise_value(kind, params, values, fresh_plan, rules, hand, lbr, target, range_, equity,
                  scratch, pot, to_call, wp):
-    """The one-step value of LBR raising to `target` (item 3 of the module docstring)."""
+    """The one-step value of LBR raising to `target` (item 3 of the module docstring).
+    `values`: each holding's v for the bot's answer; `fresh_plan`: the answer is a range-aware
+    bot's first decision of the round, whose plan (and mixing chance) follows from `values`."""
     bot = 1 - lbr
     scratch[:] = hand
     apply_action(rules, scratch, lbr, RAISE_CODE, target)
@@ -260,11 +300,14 @@ def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, r
         for index in range(range_.shape[1]):
             mass = _mass(range_, index)
             if mass > 0.0:
-                value = _holding_v(preflop_v, holding_v, round_, index)
+                value = values[index]
                 chance = range_[CHANCE, index]
+                if fresh_plan:
+                    chance = mixing_probability(params, round_, value)
                 folded = 0.0
                 for row, mixed, share in ((PLAIN, False, 1.0 - chance), (MIXED, True, chance)):
-                    if range_[row, index] > 0.0 and share > 0.0:
+                    # (a fresh plan: no action of the round yet, so both variants are possible)
+                    if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
                         code, _ = fixed_action(kind, params, value, rules, scratch, bot, mixed)
                         if code == FOLD_CODE:
                             folded += range_[WEIGHT, index] * share
@@ -278,7 +321,7 @@ def _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target, r
 
 
 @helper
-def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions, range_, equity,
+def _lbr_decision(kind, params, values, fresh_plan, rules, hand, lbr, actions, range_, equity,
                   scratch):
     """LBR's (code, raise-to): the action of best one-step value (module docstring)."""
     bet = hand[MAX_SPENT]
@@ -317,7 +360,7 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
         if target == previous:
             continue
         previous = target
-        value = _raise_value(kind, params, preflop_v, holding_v, rules, hand, lbr, target,
+        value = _raise_value(kind, params, values, fresh_plan, rules, hand, lbr, target,
                              range_, equity, scratch, pot, to_call, wp)
         if value > best_value:
             best_code = RAISE_CODE
@@ -329,23 +372,33 @@ def _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr, actions,
 # --- whole hands --------------------------------------------------------------------------------
 
 @helper
-def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
-              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              seed, hand_number, trace, ranges, line, hand, range_, equity, scratch):
+def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v, holding_v,
+              tables, match_keys, match_counts, permutations, holding_cards, action_sets,
+              rng_state, seed, hand_number, trace, ranges, line, hand, range_, equity, scratch,
+              cache_v, cache_key):
     """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
     is left in `hand`. `bot_v[r]` is the bot's own v in round r; its mixed play draws from
     (seed, hand_number). `ranges` (int64[k, 3], may be empty) receives, at each of LBR's
     decisions, the bot's range as (holdings, sum of their indices, total weight x 10^6), for
     the tests. `line` (int64[4]) receives LBR's first bet or raise: its round (-1 if none), 1
     if it raised a bet (0: a bet), 1 if all in, and the bot's answer (an action code, -1 if
-    none). Returns the rng state."""
+    none). A range-aware profile (`evaluator.narrowing`) plans with v against LBR's range
+    narrowed by LBR's raises; LBR models that exactly (`_round_values`), for which it needs the
+    bot's cards `bot_hole` (to look its own v up; LBR's decisions never read them). Returns the
+    rng state."""
     bot = 1 - lbr
     start_hand(rules, hand)
     line[:] = -1
     awaiting_answer = False
+    cache_key[0] = -1
+    cache_key[1] = -1
+    cache_key[2] = 0
+    ranged = is_range_aware(kind, params)
+    bot_index = _index_of(min(bot_hole[0], bot_hole[1]), max(bot_hole[0], bot_hole[1]))
     range_[WEIGHT, :] = 1.0
     _remove_cards(range_, holding_cards, hole, 2)
-    _start_round(range_, kind, params, preflop_v, holding_v, 0)
+    values = preflop_v
+    _start_round(range_, kind, params, values, 0)
     dealt_round = 0
     equity_round = -1
     traced = 0
@@ -355,7 +408,8 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
         if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
             _close_round(range_)
             _remove_cards(range_, holding_cards, board, 2 + round_)
-            _start_round(range_, kind, params, preflop_v, holding_v, round_)
+            values = holding_v[round_ - 1]
+            _start_round(range_, kind, params, values, round_)
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
@@ -363,10 +417,18 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
                 code, amount, rng_state = random_action(rules, hand, bot, rng_state)
             else:
                 value = bot_v[round_]
+                if ranged and round_ > 0 and hand[PLAN_ROUND + bot] != round_:
+                    hand[PLAN_ROUND + bot] = round_  # its plan: v against LBR's range
+                    planned = _round_values(kind, params, round_, hand[RAISED + lbr], preflop_v,
+                                            holding_v, board, tables, cache_v, cache_key)
+                    if planned is not values:
+                        values = planned
+                        _start_round(range_, kind, params, values, round_)
+                if ranged and round_ > 0:
+                    value = values[bot_index]
                 mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
                 code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
-                _narrow(range_, kind, params, preflop_v, holding_v, rules, hand, bot, code,
-                        amount)
+                _narrow(range_, kind, params, values, rules, hand, bot, code, amount)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False
@@ -389,7 +451,15 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
                 _equities(tables, match_keys, match_counts, permutations, hole, board, visible,
                           range_, holding_cards, equity)
                 equity_round = round_
-            code, amount = _lbr_decision(kind, params, preflop_v, holding_v, rules, hand, lbr,
+            answer = values
+            fresh_plan = False
+            if ranged and round_ > 0 and hand[PLAN_ROUND + bot] != round_:
+                # The bot answers a raise with its first decision of the round: narrowed by it.
+                answer = _round_values(kind, params, round_,
+                                       hand[RAISED + lbr] | (np.int64(1) << round_), preflop_v,
+                                       holding_v, board, tables, cache_v, cache_key)
+                fresh_plan = True
+            code, amount = _lbr_decision(kind, params, answer, fresh_plan, rules, hand, lbr,
                                          action_sets[round_], range_, equity, scratch)
             if code == RAISE_CODE and line[0] < 0:
                 line[0] = round_
@@ -401,9 +471,9 @@ def _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v
 
 
 @njit
-def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, holding_v, tables,
-             match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-             seed, hand_number, trace, ranges):
+def lbr_hand(rules, lbr, kind, params, bot_v, bot_hole, hole, board, outcome, preflop_v,
+             holding_v, tables, match_keys, match_counts, permutations, holding_cards,
+             action_sets, rng_state, seed, hand_number, trace, ranges):
     """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace` and
     the bot's range at each of LBR's decisions in `ranges` (`_lbr_play`). `outcome` is +1 when
     position 0 wins the showdown (-1 loses, 0 splits)."""
@@ -412,9 +482,10 @@ def lbr_hand(rules, lbr, kind, params, bot_v, hole, board, outcome, preflop_v, h
     equity = np.zeros(HOLDINGS, dtype=np.float64)
     scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     line = np.empty(4, dtype=np.int64)
-    _lbr_play(rules, lbr, kind, params, bot_v, hole, board, preflop_v, holding_v, tables,
-              match_keys, match_counts, permutations, holding_cards, action_sets, rng_state,
-              seed, hand_number, trace, ranges, line, hand, range_, equity, scratch)
+    _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v, holding_v,
+              tables, match_keys, match_counts, permutations, holding_cards, action_sets,
+              rng_state, seed, hand_number, trace, ranges, line, hand, range_, equity, scratch,
+              np.empty((2, HOLDINGS)), np.empty(3, dtype=np.int64))
     return payoff_of(hand, outcome)
 
 
@@ -432,13 +503,15 @@ def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, pre
         equity = np.zeros(HOLDINGS, dtype=np.float64)
         scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
         no_trace = np.empty((0, 3), dtype=np.int64)
+        cache_v = np.empty((2, HOLDINGS), dtype=np.float64)
+        cache_key = np.empty(3, dtype=np.int64)
         deal = first_deal + i
         for lbr in range(2):
-            _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, lbr], boards[i],
-                      preflop_v, holding_v[i], tables, match_keys, match_counts, permutations,
-                      holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr), seed,
-                      2 * deal + lbr, no_trace, no_trace, lines[i, lbr], hand, range_, equity,
-                      scratch)
+            _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, 1 - lbr], holes[i, lbr],
+                      boards[i], preflop_v, holding_v[i], tables, match_keys, match_counts,
+                      permutations, holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr),
+                      seed, 2 * deal + lbr, no_trace, no_trace, lines[i, lbr], hand, range_,
+                      equity, scratch, cache_v, cache_key)
             sign = 1 if lbr == 0 else -1
             results[i, lbr] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
@@ -571,11 +644,3 @@ def _describe_line(round_: int, raised: int, all_in: int, answer: int) -> str:
     return f"{_ROUND_NAMES[round_]}: LBR {what} ({size}), the bot {reply}"
 
 
-def holding_preflop_v() -> np.ndarray:
-    """v of every holding before the flop (the class table), as `win_rate` computes it."""
-    from gambler.evaluator.holdings import HOLDING_CARDS
-    from gambler.evaluator.preflop import class_indices, load_table
-
-    counts = load_table()[class_indices(HOLDING_CARDS)]
-    total = counts.sum(axis=1)
-    return counts[:, 0] / total - counts[:, 2] / total
