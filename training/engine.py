@@ -12,8 +12,8 @@ What makes it fast:
 * The showdown winner depends only on the cards too: the deal set carries it.
 * A strategy is a kind and 80 numbers (`encode_strategy`): the automaton with a profile, or a
   baseline (call, minimum raise, all in, the ACPC example player's random mix).
-* A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals_ranged` takes
-  the deal set's holes and boards, and at a profile's first decision of a round after the flop,
+* A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals` takes the
+  deal set's holes and boards, and at a profile's first decision of a round after the flop,
   if the opponent raised in a round that narrows, computes v against the narrowed range with the
   same kernel as the TCP bot (`evaluator.narrowing.range_aware_v`) and keeps it for the round.
 
