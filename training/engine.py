@@ -382,15 +382,40 @@ def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v):
 
 
 @helper
-def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand, ranged, holes,
-          board, tables, preflop_v, plan_v):
+def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand):
     """Play one hand into `hand` (its final state); returns the rng state. `mix_seed` and
-    `hand_number` seed the profiles' mixed play. `ranged[p]`: position p plays a range-aware
-    profile, which needs the deal's `holes` (uint8[2, 2]) and `board`, the hand tables and
-    `preflop_v` (`evaluator.narrowing`); `plan_v` (float64[2]) keeps each one's v for the round.
+    `hand_number` seed the profiles' mixed play. No range-aware profile (`_play_ranged`).
 
     (The deterministic kinds are called without the generator: passing it through one helper
-    for every kind made the whole loop 40% slower.)"""
+    for every kind made the whole loop 40% slower; the range-aware loop is a separate helper
+    for the same reason.)"""
+    start_hand(rules, hand)
+    traced = 0
+    while hand[ENDED] == 0:
+        player = player_to_act(rules, hand)
+        round_ = hand[ROUND]
+        kind = kinds[player]
+        if kind == RANDOM:
+            code, amount, rng_state = random_action(rules, hand, player, rng_state)
+        else:
+            value = v[player, round_]
+            mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
+            code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
+        if traced < trace.shape[0]:  # (not `record_and_apply`: that costs the loop 30%)
+            trace[traced, 0] = round_
+            trace[traced, 1] = code
+            trace[traced, 2] = amount
+            traced += 1
+        apply_action(rules, hand, player, code, amount)
+    return rng_state
+
+
+@helper
+def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand, ranged,
+                 holes, board, tables, preflop_v, plan_v):
+    """`_play` when a position plays a range-aware profile (`ranged[p]`), which needs the deal's
+    `holes` (uint8[2, 2]) and `board`, the hand tables and `preflop_v` (`evaluator.narrowing`);
+    `plan_v` (float64[2]) keeps each one's v for the round."""
     start_hand(rules, hand)
     traced = 0
     while hand[ENDED] == 0:
@@ -479,8 +504,8 @@ def _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed, h
     for position in range(2):
         ranged[position] = is_range_aware(kinds[position], params[position])
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-    rng_state = _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand,
-                      ranged, holes, board, tables, preflop_v, np.zeros(2))
+    rng_state = _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace,
+                             hand, ranged, holes, board, tables, preflop_v, np.zeros(2))
     return payoff_of(hand, outcome), rng_state
 
 
@@ -498,20 +523,22 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
     ranged = np.zeros((2, 2), dtype=np.bool_)
     ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params_a)
     ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params_b)
-    with_cards = holes.shape[0] > 0
-    no_hole = np.zeros((2, 2), dtype=np.uint8)
-    no_board = np.zeros(5, dtype=np.uint8)
+    any_ranged = ranged[0, 0] or ranged[0, 1]
     plan_v = np.zeros(2)
     no_trace = np.empty((0, 3), dtype=np.int64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     for i in range(start, stop):
         deal = first_deal + i
-        hole = holes[i] if with_cards else no_hole
-        board = boards[i] if with_cards else no_board
         for order in range(2):
-            _play(rules, seats[order], numbers[order], v[i], stream_seed(seed, 2 * deal + order),
-                  seed, 2 * deal + order, no_trace, hand, ranged[order], hole, board, tables,
-                  preflop_v, plan_v)
+            if any_ranged:
+                _play_ranged(rules, seats[order], numbers[order], v[i],
+                             stream_seed(seed, 2 * deal + order), seed, 2 * deal + order,
+                             no_trace, hand, ranged[order], holes[i], boards[i], tables,
+                             preflop_v, plan_v)
+            else:
+                _play(rules, seats[order], numbers[order], v[i],
+                      stream_seed(seed, 2 * deal + order), seed, 2 * deal + order, no_trace,
+                      hand)
             sign = 1 - 2 * order  # A's chips are position 0's in the first hand, 1's in the second
             results[i, order] = sign * payoff_of(hand, outcomes[i])
             adjusted[i, order] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
