@@ -160,3 +160,30 @@ def test_deals_depend_only_on_seed_and_index():
     np.testing.assert_array_equal(boards[20:], later_boards)
     every = np.concatenate([holes.reshape(50, 4), boards], axis=1)
     assert all(len(set(row)) == 9 for row in every.tolist())
+
+
+def test_the_range_cache_gives_the_same_hands_and_is_read(deals):
+    """`play_deals` with caches of range-aware v: the same chips as without, the cache filled on
+    the first call and read on the next (a cache that lies changes the hands)."""
+    from gambler.training.engine import range_cache
+
+    rules = encode_rules(NL)
+    ka, pa = encode_strategy(resolve_strategy(NARROW))
+    kb, pb = encode_strategy("raise")
+    n = len(deals)
+    arrays = (deals.v, deals.outcomes, deals.allin_equity, 5, 0)
+    plain = np.zeros((n, 2), dtype=np.int64), np.zeros((n, 2))
+    play_deals(rules, ka, pa, kb, pb, *arrays, *plain, deals.holes, deals.boards)
+    cache = range_cache(n)
+    for _ in range(2):
+        cached = np.zeros((n, 2), dtype=np.int64), np.zeros((n, 2))
+        play_deals(rules, ka, pa, kb, pb, *arrays, *cached, deals.holes, deals.boards,
+                   cache_a=cache)
+        np.testing.assert_array_equal(cached[0], plain[0])
+        np.testing.assert_array_equal(cached[1], plain[1])
+    filled = ~np.isnan(cache)
+    assert filled.sum() > 100 and not filled[:, :, 0].any()  # after the flop only
+    cache[filled] = 1.0  # every narrowed plan now believes it holds the nuts
+    lied = np.zeros((n, 2), dtype=np.int64), np.zeros((n, 2))
+    play_deals(rules, ka, pa, kb, pb, *arrays, *lied, deals.holes, deals.boards, cache_a=cache)
+    assert (lied[0] != plain[0]).sum() > 10

@@ -16,6 +16,9 @@ What makes it fast:
   deal set's holes and boards, and at a profile's first decision of a round after the flop,
   if the opponent raised in a round that narrows, computes v against the narrowed range with the
   same kernel as the TCP bot (`evaluator.narrowing.range_aware_v`) and keeps it for the round.
+  Those exact range counts are most of such a hand's cost; a cache per deal set and `narrow`
+  setting (`range_cache`, kept by `training.evaluate` across the steps of a run) turns the
+  repeats into look-ups.
 
 `play_deals` plays every deal twice with the seats swapped (duplicate): strategy A holds position
 0's cards and seat in the first hand and position 1's in the second, so the luck of the cards
@@ -364,11 +367,23 @@ def is_range_aware(kind, params):
     return False
 
 
+#: A range-aware profile's plans, cached per deal across calls: float64[deals, 2 (position),
+#: 4 (round), 16 (the narrowing rounds' bitmask)], NaN where not computed yet. Valid for one
+#: `narrow` setting (and deal set); `range_cache` makes one.
+RANGE_CACHE_SHAPE = (2, 4, 16)
+
+
+def range_cache(deals: int) -> np.ndarray:
+    """An empty cache of range-aware v for `deals` deals (see `play_deals`)."""
+    return np.full((deals, *RANGE_CACHE_SHAPE), np.nan)
+
+
 @helper
-def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v):
+def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v, cache):
     """A range-aware profile's v for its plan this round (after the flop): against the
     opponent's range narrowed by the rounds of `raised` whose `narrow` is below 1
-    (`evaluator.narrowing`), or the plain `value` if none or if that range is empty."""
+    (`evaluator.narrowing`), or the plain `value` if none or if that range is empty. `cache`
+    (float64[4, 16], or empty) holds this deal and position's results by round and bitmask."""
     keep = np.empty(4, dtype=np.float64)
     mask = np.int64(0)
     for r in range(4):
@@ -377,8 +392,13 @@ def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v):
             mask |= np.int64(1) << r
     if mask == 0:
         return value
+    if cache.shape[0] > 0 and not np.isnan(cache[round_, mask]):
+        return cache[round_, mask]
     ranged = range_aware_v(tables, hole, board[:2 + round_], preflop_v, mask, keep)
-    return value if np.isnan(ranged) else ranged
+    result = value if np.isnan(ranged) else ranged
+    if cache.shape[0] > 0:
+        cache[round_, mask] = result
+    return result
 
 
 @helper
@@ -412,10 +432,11 @@ def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand
 
 @helper
 def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand, ranged,
-                 holes, board, tables, preflop_v, plan_v):
+                 holes, board, tables, preflop_v, plan_v, cache_0, cache_1):
     """`_play` when a position plays a range-aware profile (`ranged[p]`), which needs the deal's
     `holes` (uint8[2, 2]) and `board`, the hand tables and `preflop_v` (`evaluator.narrowing`);
-    `plan_v` (float64[2]) keeps each one's v for the round."""
+    `plan_v` (float64[2]) keeps each one's v for the round; `cache_p` (float64[4, 16] or empty)
+    caches position p's range-aware v for this deal (`ranged_value`)."""
     start_hand(rules, hand)
     traced = 0
     while hand[ENDED] == 0:
@@ -431,7 +452,8 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
                     hand[PLAN_ROUND + player] = round_
                     plan_v[player] = ranged_value(value, params[player],
                                                   hand[RAISED + 1 - player], holes[player],
-                                                  board, round_, tables, preflop_v)
+                                                  board, round_, tables, preflop_v,
+                                                  cache_0 if player == 0 else cache_1)
                 value = plan_v[player]
             mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
             code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
@@ -504,17 +526,21 @@ def _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed, h
     for position in range(2):
         ranged[position] = is_range_aware(kinds[position], params[position])
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    no_cache = np.empty((0, 16))
     rng_state = _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace,
-                             hand, ranged, holes, board, tables, preflop_v, np.zeros(2))
+                             hand, ranged, holes, board, tables, preflop_v, np.zeros(2), no_cache,
+                             no_cache)
     return payoff_of(hand, outcome), rng_state
 
 
 @helper
 def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, start, stop, holes, boards, tables, preflop_v):
+                first_deal, results, adjusted, start, stop, holes, boards, tables, preflop_v,
+                cache_a, cache_b):
     """Deals start .. stop - 1 of the arrays, each played twice: A's chips at position 0, then
     at position 1, raw in `results` and all-in adjusted in `adjusted`. `holes` and `boards`
-    are the deals' cards when a strategy is range-aware (empty otherwise)."""
+    are the deals' cards when a strategy is range-aware (empty otherwise), `cache_a`, `cache_b`
+    each one's cache of range-aware v (`range_cache`, or empty: none)."""
     seats = np.empty((2, 2), dtype=np.int64)       # kinds by position: A first, then B first
     seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kind_a, kind_b, kind_b, kind_a
     numbers = np.empty((2, 2, params_a.shape[0]), dtype=np.float64)
@@ -524,6 +550,7 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
     ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params_a)
     ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params_b)
     any_ranged = ranged[0, 0] or ranged[0, 1]
+    no_cache = np.empty((0, 16))
     plan_v = np.zeros(2)
     no_trace = np.empty((0, 3), dtype=np.int64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
@@ -531,10 +558,14 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
         deal = first_deal + i
         for order in range(2):
             if any_ranged:
+                # order 0: A at position 0, B at 1; order 1: B at 0, A at 1
+                first, second = (cache_a, cache_b) if order == 0 else (cache_b, cache_a)
+                cache_0 = first[i, 0] if first.shape[0] > 0 else no_cache
+                cache_1 = second[i, 1] if second.shape[0] > 0 else no_cache
                 _play_ranged(rules, seats[order], numbers[order], v[i],
                              stream_seed(seed, 2 * deal + order), seed, 2 * deal + order,
                              no_trace, hand, ranged[order], holes[i], boards[i], tables,
-                             preflop_v, plan_v)
+                             preflop_v, plan_v, cache_0, cache_1)
             else:
                 _play(rules, seats[order], numbers[order], v[i],
                       stream_seed(seed, 2 * deal + order), seed, 2 * deal + order, no_trace,
@@ -546,44 +577,57 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
 
 @njit
 def _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                  first_deal, results, adjusted, holes, boards, tables, preflop_v):
+                  first_deal, results, adjusted, holes, boards, tables, preflop_v, cache_a,
+                  cache_b):
     _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, 0, v.shape[0], holes, boards, tables, preflop_v)
+                first_deal, results, adjusted, 0, v.shape[0], holes, boards, tables, preflop_v,
+                cache_a, cache_b)
 
 
 @njit(parallel=True)
 def _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
                            seed, first_deal, results, adjusted, holes, boards, tables,
-                           preflop_v):
+                           preflop_v, cache_a, cache_b):
     blocks = (v.shape[0] + 1023) // 1024
     for block in prange(blocks):
         _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
                     first_deal, results, adjusted, 1024 * block,
-                    min(v.shape[0], 1024 * (block + 1)), holes, boards, tables, preflop_v)
+                    min(v.shape[0], 1024 * (block + 1)), holes, boards, tables, preflop_v,
+                    cache_a, cache_b)
 
 
 def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-               first_deal, results, adjusted, holes=None, boards=None, preflop_v=None):
+               first_deal, results, adjusted, holes=None, boards=None, preflop_v=None,
+               cache_a=None, cache_b=None):
     """`results[i] = (A's chips at position 0, at position 1)` for deal `first_deal + i`, and
     the same all-in adjusted in `adjusted[i]` (float64).
 
     v: float64[n, 2, 4]; outcomes: int8[n]; allin_equity: float64[n, 3], position 0's exact
     equity with the board of rounds 0, 1, 2. Deal numbers (not positions in the arrays) seed the
     random baseline, so any split of a deal set gives the same results. A range-aware profile
-    also needs the deals' cards (a deal set's `holes` uint8[n, 2, 2] and `boards` uint8[n, 5]).
+    also needs the deals' cards (a deal set's `holes` uint8[n, 2, 2] and `boards` uint8[n, 5]);
+    `cache_a`, `cache_b` (`range_cache(n)`, kept between calls on the same deals) save its
+    range-aware v for the next call: valid for one `narrow` setting, the results are the same.
     """
     context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
     _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                  first_deal, results, adjusted, *context)
+                  first_deal, results, adjusted, *context, *_caches(cache_a, cache_b))
 
 
 def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
                         seed, first_deal, results, adjusted, holes=None, boards=None,
-                        preflop_v=None):
+                        preflop_v=None, cache_a=None, cache_b=None):
     """`play_deals` over all cores (numba threads, blocks of 1,024 deals); identical results."""
     context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
     _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
-                           seed, first_deal, results, adjusted, *context)
+                           seed, first_deal, results, adjusted, *context,
+                           *_caches(cache_a, cache_b))
+
+
+def _caches(cache_a, cache_b):
+    """The kernels' cache arguments: empty arrays for none."""
+    empty = np.empty((0, *RANGE_CACHE_SHAPE))
+    return (empty if cache_a is None else cache_a), (empty if cache_b is None else cache_b)
 
 
 def encode_rules(game) -> np.ndarray:

@@ -24,7 +24,7 @@ import numpy as np
 
 from gambler.errors import GamblerError
 from gambler.training.deals import DealSet
-from gambler.training.engine import play_deals
+from gambler.training.engine import NARROW, PROFILE, STRIDE, play_deals, range_cache
 
 Z95 = 1.959963984540054
 
@@ -71,6 +71,23 @@ def kept(cache: dict, key, make):
     return cache[key]
 
 
+_RANGE_CACHES: dict[tuple, np.ndarray] = {}
+
+
+def _range_cache_for(deals: DealSet, kind: int, params: np.ndarray, start: int, stop: int):
+    """Deals start .. stop - 1 of this process's cache of range-aware v for the deal set and
+    this profile's `narrow` setting (`engine.range_cache`), or None when the strategy does not
+    narrow: the steps of a training run replay the same deals, so after the first the plans'
+    exact range counts are looked up."""
+    if kind != PROFILE:
+        return None
+    keep = tuple(np.asarray(params).reshape(4, STRIDE)[:, NARROW].tolist())
+    if min(keep) >= 1.0:
+        return None
+    key = (deals.seed, deals.first_deal, len(deals), deals.method, keep)
+    return kept(_RANGE_CACHES, key, lambda: range_cache(len(deals)))[start:stop]
+
+
 class Chips(NamedTuple):
     """A's chips per deal (both hands of each duplicate pair) against one opponent."""
 
@@ -94,7 +111,8 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
         adjusted = np.zeros((stop - start, 2), dtype=np.float64)
         play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes,
                    part.allin_equity, seed, part.first_deal, chips, adjusted, part.holes,
-                   part.boards)
+                   part.boards, cache_a=_range_cache_for(deals, kind_a, params_a, start, stop),
+                   cache_b=_range_cache_for(deals, kind_b, params_b, start, stop))
         results.append(Chips(chips.sum(axis=1), adjusted.sum(axis=1)))
     return results
 
