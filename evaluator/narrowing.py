@@ -30,12 +30,10 @@ import math
 import numpy as np
 
 from gambler.evaluator.hand_rank import hand_value
-from gambler.evaluator.holdings import HOLDING_CARDS, HOLDINGS, _index_of, _radix_sort
+from gambler.evaluator.holdings import _SLOT_BITS, HOLDING_CARDS, HOLDINGS, _index_of, _radix_sort
 from gambler.evaluator.ranges import range_counts
 from gambler.evaluator.showdown import _cards_key_bits
 from gambler.jit import helper, njit
-
-_SLOT_BITS = 11
 
 
 def holding_preflop_v() -> np.ndarray:
