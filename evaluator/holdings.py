@@ -87,6 +87,40 @@ def _radix_sort(packed, size, scratch, bucket):
             bucket[digit] += 1
 
 
+@helper
+def _unseen_pairs(tables, known):
+    """The cards not in `known` (ascending) and every pair of them, in the order (i, j), i < j,
+    of their positions: (unseen, pair_key, pair_bits, pair_mask, pair_low, pair_high), a pair's
+    rank key and suit bits being the sums of its two cards' (as a hand's are), its mask the set
+    of its two cards, low < high its cards."""
+    known_mask = np.int64(0)
+    for k in range(known.shape[0]):
+        known_mask |= np.int64(1) << known[k]
+    unseen = np.empty(52 - known.shape[0], dtype=np.int64)
+    count = 0
+    for card in range(52):
+        if not (known_mask >> card) & 1:
+            unseen[count] = card
+            count += 1
+    pairs = count * (count - 1) // 2
+    pair_key = np.empty(pairs, dtype=np.int64)
+    pair_bits = np.empty(pairs, dtype=np.int64)
+    pair_mask = np.empty(pairs, dtype=np.int64)
+    pair_low = np.empty(pairs, dtype=np.int64)
+    pair_high = np.empty(pairs, dtype=np.int64)
+    pair = 0
+    for i in range(count - 1):
+        for j in range(i + 1, count):
+            low, high = unseen[i], unseen[j]
+            pair_key[pair] = tables.card_keys[low] + tables.card_keys[high]
+            pair_bits[pair] = tables.card_bits[low] | tables.card_bits[high]
+            pair_mask[pair] = (np.int64(1) << low) | (np.int64(1) << high)
+            pair_low[pair] = low
+            pair_high[pair] = high
+            pair += 1
+    return unseen, pair_key, pair_bits, pair_mask, pair_low, pair_high
+
+
 @njit
 def every_holding_counts(tables, board, counts):
     """Exact (wins, ties) of every holding on the flop, turn and river of `board` (5 cards).
@@ -100,31 +134,8 @@ def every_holding_counts(tables, board, counts):
     turn_card = board[3]
     river_card = board[4]
     # The 49 cards not on the flop and the 1,176 pairs of them (each a holding or a runout).
-    flop_mask = np.int64(0)
-    for k in range(3):
-        flop_mask |= np.int64(1) << board[k]
-    unseen = np.empty(49, dtype=np.int64)
-    count = 0
-    for card in range(52):
-        if not (flop_mask >> card) & 1:
-            unseen[count] = card
-            count += 1
-    pairs = 49 * 48 // 2
-    pair_key = np.empty(pairs, dtype=np.int64)
-    pair_bits = np.empty(pairs, dtype=np.int64)
-    pair_mask = np.empty(pairs, dtype=np.int64)
-    pair_low = np.empty(pairs, dtype=np.int64)
-    pair_high = np.empty(pairs, dtype=np.int64)
-    pair = 0
-    for i in range(48):
-        for j in range(i + 1, 49):
-            low, high = unseen[i], unseen[j]
-            pair_key[pair] = tables.card_keys[low] + tables.card_keys[high]
-            pair_bits[pair] = tables.card_bits[low] | tables.card_bits[high]
-            pair_mask[pair] = (np.int64(1) << low) | (np.int64(1) << high)
-            pair_low[pair] = low
-            pair_high[pair] = high
-            pair += 1
+    _, pair_key, pair_bits, pair_mask, pair_low, pair_high = _unseen_pairs(tables, board[:3])
+    pairs = pair_key.shape[0]
     packed = np.empty(pairs, dtype=np.int64)
     scratch = np.empty(pairs, dtype=np.int64)
     bucket = np.empty(128, dtype=np.int64)

@@ -30,7 +30,14 @@ import math
 import numpy as np
 
 from gambler.evaluator.hand_rank import hand_value
-from gambler.evaluator.holdings import _SLOT_BITS, HOLDING_CARDS, HOLDINGS, _index_of, _radix_sort
+from gambler.evaluator.holdings import (
+    _SLOT_BITS,
+    HOLDING_CARDS,
+    HOLDINGS,
+    _index_of,
+    _radix_sort,
+    _unseen_pairs,
+)
 from gambler.evaluator.ranges import range_counts
 from gambler.evaluator.showdown import _cards_key_bits
 from gambler.jit import helper, njit
@@ -143,33 +150,12 @@ def every_holding_range_counts(tables, board, weights, counts):
     counts[:] = 0
     size_board = board.shape[0]
     known_key, known_bits = _cards_key_bits(tables, board)
-    known_mask = np.int64(0)
-    for k in range(size_board):
-        known_mask |= np.int64(1) << board[k]
-    unseen = np.empty(52, dtype=np.int64)
-    count = 0
-    for card in range(52):
-        if not (known_mask >> card) & 1:
-            unseen[count] = card
-            count += 1
-    pairs = count * (count - 1) // 2
-    pair_key = np.empty(pairs, dtype=np.int64)
-    pair_bits = np.empty(pairs, dtype=np.int64)
-    pair_mask = np.empty(pairs, dtype=np.int64)
-    pair_low = np.empty(pairs, dtype=np.int64)
-    pair_high = np.empty(pairs, dtype=np.int64)
+    unseen, pair_key, pair_bits, pair_mask, pair_low, pair_high = _unseen_pairs(tables, board)
+    count = unseen.shape[0]
+    pairs = pair_key.shape[0]
     pair_weight = np.empty(pairs, dtype=np.int64)
-    pair = 0
-    for i in range(count - 1):
-        for j in range(i + 1, count):
-            low, high = unseen[i], unseen[j]
-            pair_key[pair] = tables.card_keys[low] + tables.card_keys[high]
-            pair_bits[pair] = tables.card_bits[low] | tables.card_bits[high]
-            pair_mask[pair] = (np.int64(1) << low) | (np.int64(1) << high)
-            pair_low[pair] = low
-            pair_high[pair] = high
-            pair_weight[pair] = np.int64(weights[_index_of(low, high)] > 0.0)
-            pair += 1
+    for pair in range(pairs):
+        pair_weight[pair] = np.int64(weights[_index_of(pair_low[pair], pair_high[pair])] > 0.0)
     # The completions: pairs of unseen cards (flop), single cards (turn), or none (river).
     missing = 5 - size_board
     completions = pairs if missing == 2 else count if missing == 1 else 1

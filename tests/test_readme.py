@@ -33,3 +33,20 @@ def test_the_values_the_examples_quote():
     assert round(range_win_rate("AsKc", "Qh7c2d", "QQ+,AKs,AQo").v, 4) == -0.7251
     state = parse_matchstate(load_game(), "MATCHSTATE:0:0:r300:7s5s|")
     assert state.betting.apply(raise_to(900)).betting_string() == "r300r900"
+
+
+def test_the_explain_example_and_its_decision_line_are_what_the_bot_prints(capsys):
+    """The README's `gambler --explain` block is the command's output for the shipped default,
+    and its `--log` decision line example carries the same decision, field for field."""
+    from gambler.bot.cli import main
+
+    block = re.search(r"```\n\$ gambler --explain \"(.*?)\"\n(.*?)```", README, flags=re.S)
+    state, shown = block.group(1), block.group(2).splitlines()
+    with pytest.raises(SystemExit) as exit_:
+        main(["--explain", state])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.splitlines() == shown
+    line = re.search(r"```\n(decision \d+ \d .*)\n```", README).group(1).split()
+    hand, position, round_ = line[1:4]
+    assert shown[0].startswith(f"default, hand {hand}, position {position}, {round_}:")
+    assert dict(field.split("=") for field in line[4:]) == dict(row.split() for row in shown[1:])
