@@ -1,14 +1,15 @@
 """Evaluator speed: hand values, exact and Monte Carlo win rates, start-up, against eval7 and treys.
 
     python -m pip install -e ".[bench]"      # eval7 and treys, for this script only
-    python benchmarks/bench_evaluator.py [--quick] [--runs N]
+    python benchmarks/bench_evaluator.py [--quick] [--runs N] [--only rank]
 
 Prints one table (markdown) with the machine, each figure as a median over repetitions, and the
 ratio against a peer measured in the same run. Everything runs on one thread (the batch API's
 parallel kernel is not used here) unless a row says otherwise. With `--runs N` the whole
 measurement runs N times, each in a fresh process, and a last table gives every figure's range
-over the runs and in how many of them it met the evaluator issue's target (this machine's speed
-drifts between runs, so one run says little about a target).
+over the runs and in how many of them it met the evaluator's target (this machine's speed
+drifts between runs, so one run says little about a target). `--only rank` measures the 7-card
+evaluation rows alone (the kernel, `rank_hands` with its checks, eval7 and treys), in seconds.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from machine import machine_line  # noqa: E402
 # Packages numba imports when they are installed, none of which gambler depends on.
 NUMBA_OPTIONAL_IMPORTS = ("scipy", "cffi", "colorama")
 
-#: The evaluator issue's targets: (start of a figure's name, the bound's direction, bound in the
-#: figure's own unit, as the issue writes it). Start-up figures are read as a plain install.
+#: The evaluator's speed targets: (start of a figure's name, the bound's direction, bound in the
+#: figure's own unit, the bound as printed). Start-up figures are read as a plain install.
 TARGETS = (
     ("7-card evaluations/s, kernel", ">=", 250.0, "≥ 250 M/s"),
     ("exact win rate, river (kernel)", "<=", 10.0, "≤ 10 us"),
@@ -65,6 +66,20 @@ def median_seconds(function, repeats: int) -> float:
         function()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+def interleaved_rates(work: dict[str, tuple[int, object]], rounds: int) -> dict[str, float]:
+    """Items per second of each `(count, function)` in `work`: the median over `rounds` rounds,
+    each of which times every function once, in turn."""
+    times: dict[str, list[float]] = {name: [] for name in work}
+    for _, function in work.values():
+        function()
+    for _ in range(rounds):
+        for name, (_, function) in work.items():
+            started = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - started)
+    return {name: count / statistics.median(times[name]) for name, (count, _) in work.items()}
 
 
 def random_hands(count: int, size: int, seed: int = 0) -> np.ndarray:
@@ -122,11 +137,12 @@ def summarise_runs(outputs: list[str]) -> None:
               f"{ratio_range} | {target} | {met} |")
 
 
-def repeated_runs(count: int, quick: bool) -> None:
-    """Run the whole benchmark `count` times in fresh processes, then summarise the runs."""
+def repeated_runs(count: int, quick: bool, only: str | None = None) -> None:
+    """Run the benchmark `count` times in fresh processes, then summarise the runs."""
     outputs = []
     for run in range(count):
         command = [sys.executable, os.path.abspath(__file__)] + (["--quick"] if quick else [])
+        command += ["--only", only] if only else []
         output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
         print(f"Run {run + 1} of {count}:\n\n{output}", flush=True)
         outputs.append(output)
@@ -138,11 +154,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--runs", type=int, default=1, metavar="N",
                         help="repeat everything N times in fresh processes, then summarise")
+    parser.add_argument("--only", choices=["rank"], default=None,
+                        help="only the 7-card evaluation rows (rank: kernel, rank_hands, peers)")
     options = parser.parse_args()
     if options.runs < 1:
         parser.error("--runs must be at least 1")
     if options.runs > 1:
-        repeated_runs(options.runs, options.quick)
+        repeated_runs(options.runs, options.quick, options.only)
         return
     repeats = 5 if options.quick else 15
     rows: list[tuple[str, str, str, str]] = []  # (figure, gambler, peer, ratio)
@@ -155,21 +173,31 @@ def main() -> None:
 
     # --- 7-card evaluation throughput -----------------------------------------------------------
     hands = random_hands(100_000, 7)
-    ours_raw = len(hands) / median_seconds(lambda: rank_hands_unchecked(hands, tables), repeats * 3)
-    ours_api = len(hands) / median_seconds(lambda: rank_hands(hands), repeats * 3)
     names = ["23456789TJQKA"[c // 4] + "cdhs"[c % 4] for c in range(52)]
     eval7_hands = [[eval7.Card(names[c]) for c in hand] for hand in hands[:20_000].tolist()]
     evaluate7 = eval7.evaluate
-    eval7_rate = len(eval7_hands) / median_seconds(
-        lambda: [evaluate7(hand) for hand in eval7_hands], max(3, repeats // 3))
     treys_hands = [[Card.new(names[c]) for c in hand] for hand in hands[:5_000].tolist()]
     treys_eval = Evaluator().evaluate
-    treys_rate = len(treys_hands) / median_seconds(
-        lambda: [treys_eval(hand[:2], hand[2:]) for hand in treys_hands], max(3, repeats // 3))
+    # Interleaved, one timing of each per round, so that a change of machine speed during the
+    # run (the machine may be shared) hits gambler and its peers alike.
+    rates = interleaved_rates({
+        "kernel": (len(hands), lambda: rank_hands_unchecked(hands, tables)),
+        "api": (len(hands), lambda: rank_hands(hands)),
+        "eval7": (len(eval7_hands), lambda: [evaluate7(hand) for hand in eval7_hands]),
+        "treys": (len(treys_hands),
+                  lambda: [treys_eval(hand[:2], hand[2:]) for hand in treys_hands]),
+    }, repeats)
+    ours_raw, ours_api, eval7_rate, treys_rate = (
+        rates[name] for name in ("kernel", "api", "eval7", "treys"))
     rows.append(("7-card evaluations/s, kernel (100k random hands)", f"{ours_raw / 1e6:.0f} M",
                  f"eval7 {eval7_rate / 1e6:.2f} M", f"{ours_raw / eval7_rate:,.0f}x"))
     rows.append(("7-card evaluations/s, `rank_hands` with input checks", f"{ours_api / 1e6:.0f} M",
-                 f"treys {treys_rate / 1e6:.3f} M", f"{ours_api / treys_rate:,.0f}x vs treys"))
+                 f"eval7 {eval7_rate / 1e6:.2f} M", f"{ours_api / eval7_rate:,.0f}x"))
+    rows.append(("7-card evaluations/s, `rank_hands` against treys", f"{ours_api / 1e6:.0f} M",
+                 f"treys {treys_rate / 1e6:.3f} M", f"{ours_api / treys_rate:,.0f}x"))
+    if options.only == "rank":
+        print_table(rows, repeats, "")
+        return
 
     # --- exact win rates --------------------------------------------------------------------------
     full_range = eval7.HandRange(FULL_RANGE)
@@ -320,7 +348,12 @@ def main() -> None:
 
     optional_note = (f"installed and imported by numba if present: {', '.join(optional)}"
                      if optional else f"none of {', '.join(NUMBA_OPTIONAL_IMPORTS)} installed")
-    print(f"{machine_line()}, numba {numba.__version__}, {optional_note}; "
+    print_table(rows, repeats, f", {optional_note}")
+
+
+def print_table(rows: list[tuple[str, str, str, str]], repeats: int, note: str) -> None:
+    """The machine line, then the figures as one markdown table."""
+    print(f"{machine_line()}, numba {numba.__version__}{note}; "
           f"medians of {repeats} runs, one thread")
     print()
     print("| figure | gambler | peer (same run) | ratio |")

@@ -5,7 +5,19 @@
     gambler --explain "MATCHSTATE:0:12:cr300c/:AsKc|/Qh7c2d"
 
 Host and port come last and nothing else is required, so ACPC scripts (`play_match.pl`) can
-start it as they start any player. The summary goes to stderr.
+start it as they start any player. Everything it says goes to stderr:
+
+* `gambler: playing ...` when the first state arrives (not with `--quiet`);
+* `gambler: warning: ...` for a line it skipped (one per line) or a strategy error;
+* the summary (hands, chips, mbb/hand, decisions, latency), once a match has begun: at the end,
+  and before any error that stops it, Ctrl-C included (exit status 130);
+* `gambler: error: ...`, one line, when it stops early (exit status 1).
+
+How it treats lines it cannot read (`protocol.client`, rules 5 and 6): the first line must be a
+state that parses under `--game`; later, a malformed line is skipped with one warning, and
+`MAX_UNREADABLE_STATES` (3) states in a row that do not parse stop the match, naming `--game`.
+A `--log` that cannot be written is refused before connecting, and a write that fails during the
+match (a full disk) stops it; both name the file.
 """
 
 from __future__ import annotations
@@ -15,36 +27,61 @@ import time
 
 import click
 
-from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, run
-from gambler.protocol.client import DealerConnection, play_match
-from gambler.protocol.errors import GameDefinitionError, ProtocolError, UnreadableStateError
+from gambler.cli import EXIT_INTERRUPTED, SEED, check_output_path, debug_option, fail, run
+from gambler.protocol.client import MAX_UNREADABLE_STATES, DealerConnection, play_match
+from gambler.protocol.errors import (GameDefinitionError, NotADealerError, ProtocolError,
+                                     UnreadableStateError)
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
+
+
+def profile_help() -> str:
+    """`--params`'s help, listing what exists now: the files in configs/params and the baseline
+    and exploiter registries."""
+    from gambler.bot.exploiters import EXPLOITERS
+    from gambler.bot.params import shipped_profile_names
+    from gambler.bot.strategies import BASELINES
+
+    return (f"Profile: a YAML path, a shipped name ({', '.join(shipped_profile_names())}), a "
+            f"baseline ({', '.join(BASELINES)}) or an exploiter ({', '.join(EXPLOITERS)}).")
+
+
+class ProfileOption(click.Option):
+    """`--params`, whose help is built when it is shown, so that it lists every shipped profile
+    without importing the strategies at every start."""
+
+    def get_help_record(self, ctx):
+        self.help = profile_help()
+        return super().get_help_record(ctx)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("host", required=False)
 @click.argument("port", type=click.IntRange(1, 65535), required=False)
-@click.option("--params", "profile", default="default", show_default=True, metavar="PROFILE",
-              help="Profile: a YAML path, a shipped name (default, default-v1, seed, handmade, "
-                   "v2-start), a baseline (call, raise, allin, random) or an exploiter "
-                   "(catcher, shover, prober, sizer).")
+@click.option("--params", "profile", cls=ProfileOption, default="default", show_default=True,
+              metavar="PROFILE")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
-              help="ACPC game definition (a path or a shipped name).")
+              help="ACPC game definition (a path or a shipped name). The dealer's first state, "
+                   f"or {MAX_UNREADABLE_STATES} in a row, that do not parse under it stop the "
+                   "match; a single malformed line later is skipped with a warning.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo win rates with N deals instead of exact ones.")
-@click.option("--seed", type=SEED_RANGE, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for --samples and the random baseline.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              metavar="FILE", help="One line per hand (hand, position, cards, betting, result) "
-                                   "and one per decision (v, mode, U or price, T, pot, owed, "
-                                   "legal raises, action).")
+@click.option("--log", "log_path", default=None, metavar="FILE",
+              help="One line per hand (hand, position, cards, betting, result) and one per "
+                   "decision (v, mode, U or price, T, pot, owed, legal raises, action), written "
+                   "as each hand ends.")
 @click.option("--quiet", is_flag=True, help="Only errors and the final summary on stderr.")
 @click.option("--explain", "state_line", default=None, metavar="STATE",
               help="No match: print the decision for one MATCHSTATE line where it is our turn.")
 @debug_option
 def command(host, port, profile, game_file, samples, seed, log_path, quiet, state_line) -> None:
-    """Play heads-up hold'em against the ACPC dealer at HOST PORT (or explain one decision)."""
-    from gambler.bot.player import Player
+    """Play heads-up hold'em against the ACPC dealer at HOST PORT (or explain one decision).
+
+    The summary goes to stderr at the end of the match, and before the error line if it stops
+    early (Ctrl-C included).
+    """
+    from gambler.bot.player import MatchLogError, Player, open_log
     from gambler.bot.strategies import load_strategy
 
     if state_line is None and (host is None or port is None):
@@ -67,37 +104,59 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
         connection = DealerConnection(host, port)
     except OSError as error:
         fail("gambler", f"cannot connect to {host}:{port}: {error.strerror or error}")
+    how = ""
+    if hasattr(strategy, "win_rate"):
+        how = (f" with Monte Carlo win rates ({samples:,} deals)" if samples
+               else " with exact win rates")
+    stopped = None  # the one-line error that ended the match early
     with connection:
         from gambler import evaluator
         evaluator.warm_up(samples=bool(samples))  # heavy start-up happens before VERSION
-        connection.send_version()
+        player = Player(strategy, game.big_blind, warn=None if quiet else sys.stderr,
+                        log_file=open_log(log_path) if log_path is not None else None)
+        events = player.events()
         if not quiet:
-            how = ""
-            if hasattr(strategy, "win_rate"):
-                how = (f" with Monte Carlo win rates ({samples} deals)" if samples
-                       else " with exact win rates")
-            click.echo(f"gambler: playing {strategy.name}{how} at {host}:{port}", err=True)
-        log_file = open(log_path, "w") if log_path else None
+            events.on_first_state = lambda state: click.echo(
+                f"gambler: playing {strategy.name}{how} at {host}:{port}", err=True)
         try:
-            player = Player(strategy, game.big_blind, log_file=log_file,
-                            warn=None if quiet else sys.stderr)
+            connection.send_version()
+        except OSError:
+            pass  # closed already: the first read says so
+        try:
             try:
-                events = play_match(connection, game, player.decide, player.events())
-            except UnreadableStateError as error:
-                fail("gambler", f"{error}; is the dealer playing the game of --game "
-                                f"({game_file})?")
-        finally:
-            if log_file is not None:
-                log_file.close()
-    record = player.record
-    record.finished = time.perf_counter()
-    click.echo(f"gambler: {record.summary()}", err=True)
+                play_match(connection, game, player.decide, events)
+            finally:
+                player.close_log()
+        except KeyboardInterrupt:
+            if sys.stderr.isatty():
+                click.echo(err=True)  # past the terminal's "^C"
+            summarise(player, events)
+            fail("gambler", "interrupted", EXIT_INTERRUPTED)
+        except UnreadableStateError as error:
+            stopped = (f"{error}; is the dealer playing the game of --game "
+                       f"({game_file})?")
+        except NotADealerError as error:
+            stopped = f"{host}:{port} {error}: is it an ACPC dealer?"
+        except MatchLogError as error:
+            stopped = str(error)
+    summarise(player, events)
+    if stopped is not None:
+        fail("gambler", stopped)
     last = events.last_state
     if last is None:
         fail("gambler", f"{host}:{port} closed the connection without sending a single state: "
                         "is it an ACPC dealer?")
     if not last.finished:
-        fail("gambler", f"the connection was lost during hand {last.hand}")
+        fail("gambler", f"the connection was lost during hand {last.hand:,}")
+
+
+def summarise(player, events) -> None:
+    """The summary line on stderr, once a match has begun (a state has been read)."""
+    if events.last_state is None:
+        return
+    record = player.record
+    record.finished = time.perf_counter()
+    click.echo(f"gambler: {record.summary()}", err=True)
 
 
 def explain(strategy, game, line: str) -> None:

@@ -6,11 +6,15 @@ hands, chips won, mbb/hand, decision latency p50/p99 and ms/hand.
 
 The log has two kinds of lines: per hand `HAND POSITION CARDS BETTING RESULT`, and before it one
 line per decision, `decision HAND POSITION ROUND name=value ...` (`bot.automaton.decision_fields`:
-v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action).
+v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action). A hand's
+lines are written, and flushed, when it ends (a decision's clock never waits for the disk), the
+lines of an unfinished last hand when the log is closed. A log that cannot be written raises
+`MatchLogError`, naming the file.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -18,6 +22,7 @@ from typing import TextIO
 
 from gambler.bot.automaton import format_fields
 from gambler.bot.strategies import act_and_explain
+from gambler.errors import GamblerError
 from gambler.protocol.betting import Action
 from gambler.protocol.client import MatchEvents
 from gambler.protocol.errors import ProtocolError
@@ -25,6 +30,25 @@ from gambler.protocol.matchstate import MatchState, format_cards_field
 
 
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
+
+
+class MatchLogError(GamblerError):
+    """The match log (`gambler --log`) cannot be written: a missing folder, no permission, a
+    full disk. The message names the file."""
+
+
+def open_log(path: str | os.PathLike) -> TextIO:
+    """Open the match log for writing; `MatchLogError` naming the file if that fails."""
+    try:
+        return open(path, "w")
+    except OSError as error:
+        raise MatchLogError(f"cannot write the log {os.fspath(path)}: "
+                            f"{error.strerror or error}") from None
+
+
+def _log_error(log_file: TextIO, error: OSError) -> MatchLogError:
+    return MatchLogError(f"cannot write the log {getattr(log_file, 'name', '(unnamed)')}: "
+                         f"{error.strerror or error}")
 
 
 @dataclass
@@ -60,12 +84,12 @@ class MatchRecord:
         per_hand = 1000 * self.seconds / self.hands if self.hands else 0.0
         median = 1000 * statistics.median(self.latencies) if self.latencies else 0.0
         chips = f"{self.chips:+,.0f}" if self.chips == int(self.chips) else f"{self.chips:+,.2f}"
-        text = (f"{self.hands} hands, {chips} chips, {self.mbb_per_hand:+.1f} mbb/hand; "
-                f"{len(self.latencies)} decisions, latency p50 {median:.3f} ms, "
-                f"p99 {self.latency_ms(0.99):.3f} ms; {per_hand:.2f} ms/hand")
+        text = (f"{self.hands:,} hands, {chips} chips, {self.mbb_per_hand:+,.1f} mbb/hand; "
+                f"{len(self.latencies):,} decisions, latency p50 {median:,.3f} ms, "
+                f"p99 {self.latency_ms(0.99):,.3f} ms; {per_hand:,.2f} ms/hand")
         if self.bad_lines or self.bad_decisions:
-            text += (f"; {self.bad_lines} malformed lines skipped, "
-                     f"{self.bad_decisions} bad decisions")
+            text += (f"; {self.bad_lines:,} malformed lines skipped, "
+                     f"{self.bad_decisions:,} bad decisions")
         return text
 
 
@@ -78,9 +102,9 @@ class Player:
         self.record = MatchRecord(big_blind)
         self.log_file = log_file
         self.warn = warn
-        if log_file is not None:
-            log_file.write("# hand position cards betting result\n"
-                           "# decision hand position round name=value ... (one per action)\n")
+        self._pending: list[str] = []  # the current hand's decision lines, written when it ends
+        self._write("# hand position cards betting result\n"
+                    "# decision hand position round name=value ... (one per action)\n")
 
     def decide(self, state: MatchState) -> Action:
         started = time.perf_counter()
@@ -91,8 +115,8 @@ class Player:
         self.record.latencies.append(time.perf_counter() - started)
         self.record.last_state = state
         if self.log_file is not None:
-            self.log_file.write(f"decision {state.hand} {state.position} "
-                                f"{ROUND_NAMES[state.betting.round]} {format_fields(fields)}\n")
+            self._pending.append(f"decision {state.hand} {state.position} "
+                                 f"{ROUND_NAMES[state.betting.round]} {format_fields(fields)}\n")
         return action
 
     def hand_ended(self, state: MatchState) -> None:
@@ -102,14 +126,44 @@ class Player:
             result = state.payoffs()[state.position]
         except ProtocolError as error:  # a final state without the cards a showdown needs
             self._warning(f"hand {state.hand}: cannot score: {error}")
+            self._write("", flush=True)
             return
         record.hands += 1
         record.chips += result
         if self.log_file is not None:
             cards = format_cards_field(state.game, state.betting.round, state.hole_cards,
                                        state.board)
-            self.log_file.write(f"{state.hand} {state.position} {cards} "
-                                f"{state.betting.betting_string()} {result:+.10g}\n")
+            self._write(f"{state.hand} {state.position} {cards} "
+                        f"{state.betting.betting_string()} {result:+.10g}\n", flush=True)
+
+    def close_log(self) -> None:
+        """Write what is pending (an unfinished hand's decisions) and close the log."""
+        if self.log_file is None:
+            return
+        log_file = self.log_file
+        try:
+            self._write("", flush=True)
+        finally:
+            self.log_file = None
+            try:
+                log_file.close()
+            except OSError as error:
+                raise _log_error(log_file, error) from None
+
+    def _write(self, text: str, flush: bool = False) -> None:
+        """Write the pending decision lines, then `text`, to the log (if any)."""
+        if self.log_file is None:
+            return
+        try:
+            if self._pending:
+                self.log_file.write("".join(self._pending))
+                self._pending.clear()
+            if text:
+                self.log_file.write(text)
+            if flush:
+                self.log_file.flush()
+        except OSError as error:
+            raise _log_error(self.log_file, error) from None
 
     def bad_line(self, line: str, error: ProtocolError) -> None:
         self.record.bad_lines += 1

@@ -151,26 +151,26 @@ class ProfileStrategy(RoundWinRate):
 
     def range_aware_v(self, state: MatchState) -> float | None:
         """v against the opponent's range narrowed by its raises (`evaluator.narrowing`), or None
-        when the plain v stands: before the flop, when the opponent raised in no round that
-        narrows, or when nothing of the range is left once our cards are removed."""
-        if not self.profile.range_aware or state.betting.round == 0:
+        when the plain v stands: when no round narrows (`narrowing_rounds`: before the flop, or
+        the opponent raised in no round whose `narrow` is below 1), or when nothing of the range
+        is left once our cards are removed. Called at the first decision of the round."""
+        if not self.profile.range_aware:
             return None
-        from gambler.evaluator.narrowing import raised_rounds
+        from gambler.evaluator import narrowing
         keep = self.profile.keep
-        raised = raised_rounds(state.betting, 1 - state.position)
-        raised &= sum(1 << r for r, fraction in enumerate(keep) if fraction < 1.0)
-        if not raised:
+        narrowing_mask = narrowing.narrowing_rounds(
+            narrowing.raised_rounds(state.betting, 1 - state.position), keep, state.betting.round)
+        if not narrowing_mask:
             return None
         import numpy as np
 
         from gambler.evaluator.cards import as_cards
-        from gambler.evaluator.narrowing import holding_preflop_v, range_aware_v
         from gambler.evaluator.tables import load_tables
         if self._preflop_v is None:
-            self._preflop_v = holding_preflop_v()
-        v = range_aware_v(load_tables(), as_cards(state.our_hole, count=2),
-                          as_cards(state.board, count=(3, 4, 5)), self._preflop_v, raised,
-                          np.array(keep, dtype=np.float64))
+            self._preflop_v = narrowing.holding_preflop_v()
+        v = narrowing.range_aware_v(load_tables(), as_cards(state.our_hole, count=2),
+                                    as_cards(state.board, count=(3, 4, 5)), self._preflop_v,
+                                    narrowing_mask, np.array(keep, dtype=np.float64))
         return None if v != v else float(v)  # NaN: the range is empty
 
     def act(self, state: MatchState) -> Action:

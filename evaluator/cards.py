@@ -31,7 +31,8 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 
 class CardError(GamblerError, ValueError):
-    """A card string or card code that is malformed, repeated, or the wrong number of cards."""
+    """Bad input to the evaluator: a card string or card code that is malformed, repeated, or the
+    wrong number of cards, or a sample count or seed it cannot use. A `ValueError` too."""
 
 
 def card_code(text: str) -> int:

@@ -16,6 +16,8 @@ kernel uses:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import uint32, uint64
 
@@ -104,6 +106,99 @@ def _rank_rows(tables, hands, values, flush_rows):
         values[row] = flush_value(tables, bits, flush_suit(key))
 
 
+#: The byte values a card code can take in a uint8 array: 0..51 are cards, 52..255 are not.
+CODE_VALUES = 256
+_HIGH_CARD_BIT = np.uint64(1) << np.uint64(DECK_SIZE)  # mask of a code above 51 (bit 52)
+
+
+class CheckedCodes(NamedTuple):
+    """What the checked pass reads, indexed by any byte (so a bad code never reads out of bounds).
+
+    A code c in 0..51 has its key and the mask `1 << c`; a byte 52..255 has key 0 and the mask
+    `1 << 52`. A row is a set of distinct cards iff the OR of its masks has no bit at 52 or above
+    and no mask met another already set (a second bad byte repeats bit 52). A bad row is valued
+    as the `safe_keys[k]` hand instead (2c2d2h2s3c3d3h cut to k cards, no flush), so that every
+    table read stays in range; its value is discarded, since the call raises.
+    """
+
+    keys: np.ndarray       # int64[256]: card key of each byte, 0 for 52..255
+    masks: np.ndarray      # uint64[256]: 1 << code for 0..51, 1 << 52 for 52..255
+    safe_keys: np.ndarray  # int64[8]: key of the first k cards (codes 0..k-1)
+
+
+_checked_codes: CheckedCodes | None = None
+
+
+def checked_codes(tables: HandTables) -> CheckedCodes:
+    """The shipped `CheckedCodes` (built once a process from the tables' card keys)."""
+    global _checked_codes
+    if _checked_codes is None:
+        keys = np.zeros(CODE_VALUES, dtype=np.int64)
+        keys[:DECK_SIZE] = tables.card_keys
+        masks = np.full(CODE_VALUES, _HIGH_CARD_BIT, dtype=np.uint64)
+        masks[:DECK_SIZE] = np.uint64(1) << np.arange(DECK_SIZE, dtype=np.uint64)
+        safe_keys = SUIT_COUNTERS_START + np.concatenate(
+            [[0], np.cumsum(tables.card_keys[:7])]).astype(np.int64)
+        _checked_codes = CheckedCodes(keys, masks, safe_keys)
+    return _checked_codes
+
+
+@helper
+def _checked_plain_pass(tables, codes, hands, values, flush_rows, card_count):
+    """`_plain_pass` that also checks every row (`CheckedCodes`) in the same loop.
+
+    Returns (rows with a flush, whether any row is bad). The check adds a few register
+    operations per card to a loop that waits on table reads, and picks the safe key with a
+    select, not a branch, so valid input runs at nearly the unchecked speed.
+    """
+    card_count_keys = codes.keys
+    masks = codes.masks
+    safe_key = codes.safe_keys[card_count]
+    flush_count = 0
+    bad_bits = np.uint64(0)
+    for row in range(hands.shape[0]):
+        key = SUIT_COUNTERS_START
+        seen = np.uint64(0)
+        total = np.uint64(0)
+        for column in range(card_count):
+            card = hands[row, column]
+            key += card_count_keys[card]
+            mask = masks[card]
+            seen |= mask
+            total += mask
+        bad = (total ^ seen) | (total >> np.uint64(DECK_SIZE))
+        bad_bits |= bad
+        key = key if bad == 0 else safe_key
+        values[row] = plain_value(tables, key)
+        flush_rows[flush_count] = row
+        flush_count += (key & FLUSH_CHECK) != 0
+    return flush_count, bad_bits != 0
+
+
+@njit
+def _rank_rows_checked(tables, codes, hands, values, flush_rows):
+    """`_rank_rows` for rows of any bytes: False (and values unfinished) if a row is not a set of
+    distinct cards 0..51, else True with every value written. One pass both checks and values."""
+    card_count = hands.shape[1]
+    if card_count == 7:
+        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 7)
+    elif card_count == 6:
+        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 6)
+    else:
+        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 5)
+    if any_bad:
+        return False
+    for i in range(flush_count):
+        row = flush_rows[i]
+        key = SUIT_COUNTERS_START
+        bits = 0
+        for column in range(card_count):
+            key += tables.card_keys[hands[row, column]]
+            bits |= tables.card_bits[hands[row, column]]
+        values[row] = flush_value(tables, bits, flush_suit(key))
+    return True
+
+
 @helper
 def distinct_codes(hands, row, card_count):
     """Are the first `card_count` cards of `hands[row]` distinct codes 0..51?
@@ -135,10 +230,7 @@ def _first_invalid_row_of(hands, card_count):
 @njit
 def _first_invalid_row(hands):
     """Index of the first row (uint8[n, k], k = 5..7) with a code above 51 or a repeated card,
-    or -1.
-
-    Branch-free within a row and unrolled for each card count (as `_rank_rows`), so checking
-    costs less than valuing.
+    or -1. `rank_hands` runs it only once its checked pass has found a bad row, to name it.
     """
     card_count = hands.shape[1]
     if card_count == 7:
@@ -160,7 +252,10 @@ def rank_hands(hands) -> np.ndarray:
     """Values (uint16, higher is better, ties equal) of many hands of 5, 6 or 7 cards at once.
 
     `hands` is an integer array of shape (n, k) of card codes (see `evaluator.cards`), k in 5..7;
-    a code outside 0..51 or a card repeated within a row raises `CardError` naming the row.
+    a code outside 0..51 or a card repeated within a row raises `CardError` naming the first such
+    row. The rows are checked in the pass that values them (`CheckedCodes`), so the checked call
+    runs at nearly the speed of `rank_hands_unchecked`; an array of another integer type is
+    range-checked, then converted to uint8, first.
 
     >>> from evaluator.cards import parse_cards
     >>> wheel, six_high = parse_cards("5c4d3h2sAc"), parse_cards("6c5d4h3s2c")
@@ -177,11 +272,14 @@ def rank_hands(hands) -> np.ndarray:
             raise CardError("hands must hold integer card codes 0..51")
         array = array.astype(np.uint8)
     array = np.ascontiguousarray(array)
-    bad_row = _first_invalid_row(array)
-    if bad_row >= 0:
+    tables = load_tables()
+    values = np.empty(array.shape[0], dtype=np.uint16)
+    if not _rank_rows_checked(tables, checked_codes(tables), array, values,
+                              np.empty(array.shape[0], dtype=np.int64)):
+        bad_row = _first_invalid_row(array)  # only now: find the row to name
         raise CardError(f"row {bad_row} of hands is not a set of distinct cards 0..51: "
                         f"{array[bad_row].tolist()}")
-    return rank_hands_unchecked(array)
+    return values
 
 
 _CATEGORY_BOUNDS = np.array(CATEGORY_FIRST_VALUE[1:])

@@ -32,7 +32,7 @@ from numba import prange
 from gambler.evaluator.cards import BOARD_SIZES, CardError, as_cards, card_text
 from gambler.evaluator.hand_rank import hand_value
 from gambler.evaluator.showdown import SUIT_COUNTERS_START, keys_bits_except
-from gambler.evaluator.tables import load_tables
+from gambler.evaluator.tables import EvaluatorDataError, load_tables, read_data_file
 from gambler.jit import helper, njit
 
 PREFLOP_BOARDS = 1_712_304  # C(48, 5)
@@ -214,14 +214,18 @@ def load_table() -> tuple[np.ndarray, np.ndarray]:
     """(keys int64[47008], counts int64[47008, 2]) of the shipped table, read once a process."""
     global _table
     if _table is None:
-        with np.load(DATA_FILE) as data:
-            keys = data["keys"].astype(np.int64)
-            counts = np.stack([data["wins"], data["ties"]], axis=1).astype(np.int64)
-        if keys.shape[0] != MATCHUP_CLASSES:
-            raise RuntimeError(f"{DATA_FILE}: {keys.shape[0]} rows, expected {MATCHUP_CLASSES}; "
-                               "rebuild it with `python -m gambler.evaluator.matchups`")
-        _table = keys, counts
+        _table = read_data_file(DATA_FILE, _read_table, "python -m gambler.evaluator.matchups")
     return _table
+
+
+def _read_table(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    with np.load(path) as data:
+        keys = data["keys"].astype(np.int64)
+        counts = np.stack([data["wins"], data["ties"]], axis=1).astype(np.int64)
+    if keys.shape[0] != MATCHUP_CLASSES or counts.shape[0] != MATCHUP_CLASSES:
+        raise EvaluatorDataError(f"{path}: {keys.shape[0]} rows, expected {MATCHUP_CLASSES}; "
+                                 "rebuild it with `python -m gambler.evaluator.matchups`")
+    return keys, counts
 
 
 def preflop_counts(holes_a: np.ndarray, holes_b: np.ndarray) -> np.ndarray:

@@ -65,6 +65,23 @@ def raised_rounds(betting, position: int) -> int:
 
 
 @helper
+def narrowing_rounds(raised, keep, round_):
+    """The rounds (bitmask, bit r for round r) by which a range-aware player narrows its
+    opponent's range for its plan in `round_`: the rounds of `raised` (the opponent's raises, as
+    `raised_rounds` reads them) whose fraction `keep[r]` is below 1, and none before the flop
+    (0: the plain v stands). The plan is made at the player's first decision of the round, so of
+    this round's raises only those before it count. The one statement of the rule: the TCP bot
+    (`bot.strategies`), the engine and LBR's model of the bot all call it. Plain Python or numba."""
+    mask = np.int64(0)
+    if round_ == 0:
+        return mask
+    for r in range(round_ + 1):
+        if keep[r] < 1.0 and (raised >> r) & 1:
+            mask |= np.int64(1) << r
+    return mask
+
+
+@helper
 def _holding_strength(tables, board, round_, preflop_v, low, high, index):
     if round_ == 0:
         return preflop_v[index]

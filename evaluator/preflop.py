@@ -24,7 +24,7 @@ from numba import prange
 
 from gambler.evaluator.cards import RANKS
 from gambler.evaluator.showdown import enumerate_counts
-from gambler.evaluator.tables import load_tables
+from gambler.evaluator.tables import EvaluatorDataError, load_tables, read_data_file
 from gambler.jit import njit
 
 CLASS_COUNT = 169
@@ -105,17 +105,26 @@ def load_table() -> np.ndarray:
     """The shipped counts, int64[169, 3] by class index (read once per process)."""
     global _table
     if _table is None:
-        table = np.zeros((CLASS_COUNT, 3), dtype=np.int64)
-        names = {class_name(index): index for index in range(CLASS_COUNT)}
-        with open(DATA_FILE, newline="") as file:
-            rows = list(csv.DictReader(file))
-        if len(rows) != CLASS_COUNT:
-            raise RuntimeError(f"{DATA_FILE}: {len(rows)} classes, expected {CLASS_COUNT}; "
-                               "rebuild it with `python -m gambler.evaluator.preflop`")
-        for row in rows:
-            table[names[row["class"]]] = (int(row["wins"]), int(row["ties"]), int(row["losses"]))
-        _table = table
+        _table = read_data_file(DATA_FILE, _read_table, "python -m gambler.evaluator.preflop")
     return _table
+
+
+def _read_table(path: Path) -> np.ndarray:
+    """The counts of a table file; a missing class, an unknown one or a bad count raises."""
+    table = np.zeros((CLASS_COUNT, 3), dtype=np.int64)
+    names = {class_name(index): index for index in range(CLASS_COUNT)}
+    with open(path, newline="") as file:
+        rows = list(csv.DictReader(file))
+    if len(rows) != CLASS_COUNT:
+        raise EvaluatorDataError(f"{path}: {len(rows)} classes, expected {CLASS_COUNT}; "
+                                 "rebuild it with `python -m gambler.evaluator.preflop`")
+    missing = sorted(set(names) - {row.get("class") for row in rows})
+    if missing:
+        raise EvaluatorDataError(f"{path}: no row for class {missing[0]}; "
+                                 "rebuild it with `python -m gambler.evaluator.preflop`")
+    for row in rows:
+        table[names[row["class"]]] = (int(row["wins"]), int(row["ties"]), int(row["losses"]))
+    return table
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,8 @@ from gambler.jit import njit
 
 
 class RangeError(CardError):
-    """A range that cannot be read, or that is empty once the known cards are removed."""
+    """A range that cannot be read, whose every weight is 0, or that is empty once the known cards
+    are removed."""
 
 
 _PAIR_ORDER = {rank: index for index, rank in enumerate(RANKS)}
@@ -254,6 +255,10 @@ def range_win_rate(hole, board, range_) -> WinRate:
     """Exact win rate of `hole` on `board` (0, 3, 4 or 5 cards) against `range_`: a range's
     notation (`parse_range`) or float weights over the 1,326 holdings.
 
+    A range with no live holding of positive weight has no win rate and raises `RangeError`,
+    which blames its weights when every holding weighs 0 (`"AA:0,KK:0"`), else card removal
+    (every holding of positive weight shares a card with the hole or the board).
+
     >>> round(range_win_rate("AsKc", "", "QdQh").equity, 4)  # one holding: the matchup
     0.4284
     >>> range_win_rate("2c3d", "AsKsQsJsTs", "AA").tie  # AcAd, AcAh, AdAh: the board splits
@@ -262,6 +267,9 @@ def range_win_rate(hole, board, range_) -> WinRate:
     hole_codes = as_cards(hole, count=2, what="hole")
     board_codes = as_cards(board, count=BOARD_SIZES, what="board")
     weights = _as_weights(range_)
+    if not weights.any():  # the weights' fault, whatever the cards: say so, not "card removal"
+        named = f"range {range_!r}: " if isinstance(range_, str) else ""
+        raise RangeError(f"{named}every holding of the range has weight 0")
     known = hole_codes.tolist() + board_codes.tolist()
     if len(set(known)) != len(known):
         raise CardError("the hole and the board share a card")
@@ -271,7 +279,7 @@ def range_win_rate(hole, board, range_) -> WinRate:
         wins, ties, losses = range_counts(load_tables(), hole_codes, board_codes,
                                           weight_matrix(weights))
     total = wins + ties + losses
-    if total <= 0:
+    if total <= 0:  # some holding weighs more than 0 (above), and every such one is blocked
         raise RangeError("the range is empty once the cards in the hole and on the board are "
                          "removed")
     return WinRate(wins / total, ties / total, losses / total, exact=True)

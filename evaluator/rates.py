@@ -78,13 +78,13 @@ def _resolve_seed(seed: int | None) -> int:
         return int(np.random.SeedSequence().entropy % (MAX_SEED + 1))
     if (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
             or not 0 <= seed <= MAX_SEED):
-        raise ValueError(f"seed must be an integer in 0..2**63-1, not {seed!r}")
+        raise CardError(f"seed must be an integer in 0..2**63-1, not {seed!r}")
     return int(seed)
 
 
 def _check_samples(samples) -> None:
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ValueError(f"samples must be a positive integer, not {samples!r}")
+        raise CardError(f"samples must be a positive integer, not {samples!r}")
 
 
 def win_rate(hole, board=(), samples: int | None = None, seed: int | None = None,

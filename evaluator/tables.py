@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import itertools
 import sys
+import zipfile
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from gambler.errors import GamblerError
 from gambler.jit import njit
 
 RANK_COUNT = 13
@@ -52,6 +54,22 @@ CATEGORY_FIRST_VALUE = (1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453)
 DISTINCT_VALUES = 7462
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "hand_tables.npz"
+
+
+class EvaluatorDataError(GamblerError):
+    """A data file shipped with the evaluator (`evaluator/data/`) that is missing, unreadable or
+    not what this version expects; the message names the file and the command that rebuilds it."""
+
+
+def read_data_file(path: Path, read, rebuild: str):
+    """`read(path)`, with any failure to open or parse the file raised as `EvaluatorDataError`."""
+    try:
+        return read(path)
+    except EvaluatorDataError:
+        raise
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as reason:
+        raise EvaluatorDataError(f"{path} cannot be read ({type(reason).__name__}: {reason}); "
+                                 f"rebuild it with `{rebuild}`") from None
 
 
 class HandTables(NamedTuple):
@@ -272,13 +290,17 @@ def load_tables() -> HandTables:
     """The shipped tables (read once per process)."""
     global _loaded
     if _loaded is None:
-        with np.load(DATA_FILE) as data:
-            if tuple(data["rank_keys"].tolist()) != RANK_KEYS:
-                raise RuntimeError(f"{DATA_FILE} was built for other rank keys; "
-                                   "rebuild it with `python -m gambler.evaluator.tables`")
-            _loaded = HandTables(card_keys(), card_bits(), data["hash_offsets"].astype(np.int32),
-                                 data["rank_values"], data["flush_values"])
+        _loaded = read_data_file(DATA_FILE, _read_tables, "python -m gambler.evaluator.tables")
     return _loaded
+
+
+def _read_tables(path: Path) -> HandTables:
+    with np.load(path) as data:
+        if tuple(data["rank_keys"].tolist()) != RANK_KEYS:
+            raise EvaluatorDataError(f"{path} was built for other rank keys; "
+                                     "rebuild it with `python -m gambler.evaluator.tables`")
+        return HandTables(card_keys(), card_bits(), data["hash_offsets"].astype(np.int32),
+                          data["rank_values"], data["flush_values"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,15 +15,43 @@ from typing import NoReturn
 
 import click
 
-from gambler import MAX_SEED
 from gambler.errors import GamblerError
 
 EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
-#: The `--seed` option's type in every command whose seed reaches the kernels.
-SEED_RANGE = click.IntRange(min=0, max=MAX_SEED)
+#: Every command's seeds (`--seed`, `gambler-dealer`'s SEED) take one range: the ACPC dealer's
+#: 32-bit seeds, which every kernel (63-bit seeds) accepts too.
+CLI_MAX_SEED = 2**32 - 1
+
+
+class SeedType(click.ParamType):
+    """A seed: a whole number in 0..CLI_MAX_SEED, with one wording for a bad one everywhere:
+    `'-3' is not a seed: seeds are whole numbers from 0 to 4,294,967,295`."""
+
+    name = "seed"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip(), 10)
+            except ValueError:
+                number = None
+        if number is None or not 0 <= number <= CLI_MAX_SEED:
+            self.fail(f"{str(value)!r} is not a seed: seeds are whole numbers from 0 to "
+                      f"{CLI_MAX_SEED:,}", param, ctx)
+        return number
+
+    def get_metavar(self, param, ctx=None):
+        return "N"
+
+
+#: The `--seed` option's type in every command (and gambler-dealer's SEED argument).
+SEED = SeedType()
+SEED_RANGE = SEED  # the older name
 
 
 def debug_option(function):
@@ -106,6 +134,11 @@ def run(command: click.Command, argv: Sequence[str] | None = None,
         if debug:
             raise
         if error.option_name[1:].isdigit():  # click reads "-5" as an option
+            position = args.index(error.option_name) if error.option_name in args else 0
+            if position and args[position - 1] == "--seed":
+                fail(program, f"Invalid value for '--seed': '{error.option_name}' is not a seed: "
+                              f"seeds are whole numbers from 0 to {CLI_MAX_SEED:,} (see --help)",
+                     EXIT_USAGE)
             fail(program, f"{error.option_name}: negative numbers are not accepted here (counts "
                           "and seeds are 0 or more)", error.exit_code)
         fail(program, error.format_message() + " (see --help)", error.exit_code)

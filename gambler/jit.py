@@ -3,10 +3,12 @@
 Rules every jitted function follows (see the evaluator issue):
 
 1. `cache=True` always, so a process after the first loads machine code instead of compiling.
-2. The cache lives in a per-user directory chosen here when `NUMBA_CACHE_DIR` is unset:
-   `$XDG_CACHE_HOME/gambler/numba/<stamp>` (default `~/.cache/...`), falling back to the system
+2. The cache lives in a per-user directory chosen here, at import, when `NUMBA_CACHE_DIR` is
+   unset: `<root>/numba/<stamp>` under gambler's cache root (`gambler.caches`: `$GAMBLER_CACHE`,
+   else `$XDG_CACHE_HOME/gambler`, else `~/.cache/gambler`), falling back to the system
    temporary directory when that is not writable (a read-only home, a locked-down CI runner).
    numba would otherwise write next to the sources, which fails in a read-only site-packages.
+   `gambler-cache` shows its size and clears it.
 3. `<stamp>` hashes gambler's version and the size and modification time of every source file of
    the jitted packages. numba's own cache check looks only at the file that defines a function, so
    an edit to a kernel that another module's kernel calls would otherwise load stale code.
@@ -25,13 +27,12 @@ import functools
 import hashlib
 import importlib.util
 import os
-import tempfile
 from pathlib import Path
 
 import numba
 import numba.extending
 
-from gambler import __version__
+from gambler import __version__, caches
 
 _JITTED_PACKAGES = ("gambler", "gambler.evaluator", "gambler.protocol", "gambler.bot",
                     "gambler.training", "gambler.games")
@@ -53,26 +54,12 @@ def _source_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
-def _writable(directory: Path) -> bool:
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=directory, prefix=".probe-", delete=True)
-        probe.close()
-        return True
-    except OSError:
-        return False
-
-
 def choose_cache_dir() -> Path:
     """The directory numba caches gambler's kernels in (created if missing)."""
     stamp = _source_stamp()
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates = [
-        Path(base) / "gambler" / "numba" / stamp,
-        Path(tempfile.gettempdir()) / f"gambler-numba-{os.getuid()}" / stamp,
-    ]
+    candidates = [caches.root() / "numba" / stamp, caches.numba_fallback_dir() / stamp]
     for directory in candidates:
-        if _writable(directory):
+        if caches.writable(directory):
             return directory
     raise OSError(f"no writable numba cache directory among {', '.join(map(str, candidates))}")
 

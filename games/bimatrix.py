@@ -17,9 +17,12 @@ bet and to a check (64 plans).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from gambler.games.errors import GameError, SolverError
 
 
 def _lex_min_ratio(tableau: np.ndarray, column: int, rows: list[int], basis_width: int) -> int:
@@ -27,7 +30,7 @@ def _lex_min_ratio(tableau: np.ndarray, column: int, rows: list[int], basis_widt
     identity block (columns 1..basis_width), as in the lexicographic simplex method."""
     candidates = [r for r in rows if tableau[r, column] > 1e-12]
     if not candidates:
-        raise ArithmeticError("unbounded ray: the game data is not valid for Lemke-Howson")
+        raise SolverError("unbounded ray: the game data is not valid for Lemke-Howson")
     for key in range(basis_width + 1):
         ratios = [tableau[r, key] / tableau[r, column] for r in candidates]
         best = min(ratios)
@@ -79,7 +82,7 @@ def lemke_howson(row_payoffs: np.ndarray, column_payoffs: np.ndarray,
         entering = leaving
         in_x = not in_x
     else:
-        raise ArithmeticError("Lemke-Howson did not terminate")
+        raise SolverError("Lemke-Howson did not terminate")
     x = np.zeros(m)
     y = np.zeros(n)
     for row, label in enumerate(basis_x):
@@ -163,3 +166,36 @@ def behaviour(form: KuhnNormalForm, x: np.ndarray, y: np.ndarray) -> dict[str, f
         result[f"{card}p"] = clean(sum(p for p, plan in zip(y, form.second)
                                        if plan[card][1] == "b"))
     return result
+
+
+@dataclass(frozen=True)
+class LossAverseKuhn:
+    """One equilibrium of Kuhn poker with loss-averse players, beside a risk-neutral one."""
+    loss_aversion: float                   # a loss of x chips feels like loss_aversion * x
+    x: np.ndarray                          # player 0's mixed strategy over its 27 plans
+    y: np.ndarray                          # player 1's over its 64 plans
+    expected_chips: float                  # player 0's expected chips (not its felt utility)
+    utilities: tuple[float, float]         # each player's felt (loss-weighted) utility
+    risk_neutral: dict[str, float | None]  # `behaviour` of the risk-neutral equilibrium
+    loss_averse: dict[str, float | None]   # `behaviour` of the loss-averse one
+
+
+def loss_averse_kuhn(loss_aversion: float) -> LossAverseKuhn:
+    """Lemke-Howson (dropped label 0) on Kuhn's reduced normal form, with losses weighing
+    `loss_aversion` and, for comparison, with gains and losses weighing the same; both profiles
+    are checked to be equilibria (`SolverError` if not)."""
+    if isinstance(loss_aversion, bool) or not isinstance(loss_aversion, (int, float)) \
+            or not math.isfinite(loss_aversion) or loss_aversion <= 0:
+        raise GameError(f"loss aversion {loss_aversion!r}: need a finite number above 0")
+    form = kuhn_normal_form()
+    neutral_a, neutral_b = form.payoffs(1.0)
+    averse_a, averse_b = form.payoffs(loss_aversion)
+    x0, y0 = lemke_howson(neutral_a, neutral_b)
+    x, y = lemke_howson(averse_a, averse_b)
+    if not (is_equilibrium(averse_a, averse_b, x, y)
+            and is_equilibrium(neutral_a, neutral_b, x0, y0)):
+        raise SolverError("Lemke-Howson returned a profile that is not an equilibrium")
+    return LossAverseKuhn(
+        loss_aversion, x, y, float(x @ form.deals.mean(axis=2) @ y),
+        (float(x @ averse_a @ y), float(x @ averse_b @ y)),
+        behaviour(form, x0, y0), behaviour(form, x, y))

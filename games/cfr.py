@@ -34,6 +34,7 @@ import numpy as np
 from numba import uint64
 
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.games.errors import GameError
 from gambler.games.tree import GameTree
 from gambler.jit import helper, njit
 
@@ -329,7 +330,7 @@ def solve(tree: GameTree, algorithm: str = "cfr+", iterations: int = 1000, seed:
           checkpoints: int = 10, progress=None) -> SolveResult:
     """Run an algorithm for `iterations` and measure the average policy at `checkpoints`."""
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r} (one of {', '.join(ALGORITHMS)})")
+        raise GameError(f"unknown algorithm {algorithm!r} (one of {', '.join(ALGORITHMS)})")
     regrets = np.zeros((tree.infosets, tree.max_actions))
     strategy_sum = np.zeros_like(regrets)
     marks = sorted({max(1, round(iterations * k / checkpoints)) for k in range(1, checkpoints + 1)})

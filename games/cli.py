@@ -17,8 +17,11 @@ import time
 import click
 import numpy as np
 
-from gambler.cli import check_output_path, debug_option, require_matplotlib, run
+from gambler.cli import SEED, check_output_path, debug_option, require_matplotlib, run
 from gambler.errors import GamblerError
+from gambler.games.errors import GameError
+
+SEED_HELP = "Seed of every random choice: the same seed, the same run."
 
 
 def _progress(enabled: bool, text: str) -> None:
@@ -45,13 +48,13 @@ def command() -> None:
 
 def _cfr(game: str, algorithm: str, iterations: int, seed: int, as_json: bool):
     from gambler.games.cfr import solve
-    from gambler.games.poker_trees import kuhn_tree, leduc_tree
+    from gambler.games.poker_trees import poker_tree
 
-    tree = kuhn_tree() if game == "kuhn" else leduc_tree()
+    tree = poker_tree(game)
     verbose = not as_json and iterations >= 1000
     result = solve(tree, algorithm, iterations, seed=seed, checkpoints=10,
                    progress=lambda done, value: _progress(
-                       verbose, f"{game} {algorithm}: {done} iterations, exploitability "
+                       verbose, f"{game} {algorithm}: {done:,} iterations, exploitability "
                                 f"{value:.3g}"))
     return tree, result
 
@@ -65,65 +68,62 @@ def _cfr(game: str, algorithm: str, iterations: int, seed: int, as_json: bool):
 @click.option("--loss-aversion", "loss_aversion", type=click.FloatRange(min=0, min_open=True),
               default=None, help="Solve the loss-averse game (losses weigh this much) by "
                                  "Lemke-Howson instead.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def kuhn(algorithm, iterations, loss_aversion, seed, as_json) -> None:
     """Kuhn poker: CFR-family solvers, or a loss-averse equilibrium."""
+    from gambler.games.analysis import kuhn_family, policy_table
+    from gambler.games.poker_trees import kuhn_infoset_label
+
     if loss_aversion is not None:
         return _kuhn_loss_averse(loss_aversion, as_json)
     tree, result = _cfr("kuhn", algorithm, iterations, seed, as_json)
-    policy = {name: [round(float(p), 6) for p in result.policy[index, :2]]
-              for index, name in enumerate(tree.infoset_names)}
-    policy = dict(sorted(policy.items(), key=lambda item: (len(item[0]), item[0])))
-    alpha = policy["0"][1]
-    lines = [f"Kuhn poker, {algorithm}, {iterations} iterations, {result.seconds:.3f} s",
+    policy = policy_table(tree, result.policy)
+    family = kuhn_family(policy)
+    alpha = family.alpha
+    lines = [f"Kuhn poker, {algorithm}, {iterations:,} iterations, {result.seconds:.3f} s",
              f"  game value for player 0: {result.game_value:+.6f} (exact: -1/18 = -0.055556)",
              f"  exploitability: {result.exploitability:.3g}",
              f"  equilibrium family: J bets alpha = {alpha:.4f} (in [0, 1/3]), K bets "
-             f"{policy['2'][1]:.4f} (3 alpha = {3 * alpha:.4f}), Q calls {policy['1pb'][1]:.4f} "
-             f"(alpha + 1/3 = {alpha + 1 / 3:.4f}); player 1 calls Q {policy['1b'][1]:.4f} "
-             f"and bluffs J {policy['0p'][1]:.4f} (both 1/3)",
+             f"{family.king_bet:.4f} (3 alpha = {3 * alpha:.4f}), Q calls "
+             f"{family.queen_call:.4f} (alpha + 1/3 = {alpha + 1 / 3:.4f}); player 1 calls Q "
+             f"{family.second_queen_call:.4f} and bluffs J {family.second_jack_bluff:.4f} "
+             "(both 1/3)",
              "  policy [pass, bet] by information set:"]
-    lines += [f"    {name:4s} {values}" for name, values in policy.items()]
+    lines += [f"    {kuhn_infoset_label(name):4s} {values}" for name, values in policy.items()]
     _emit(as_json, {"game_value": result.game_value, "exploitability": result.exploitability,
                     "iterations": iterations, "seconds": result.seconds, "algorithm": algorithm,
                     "policy": policy}, lines)
 
 
+# What `bimatrix.behaviour` measures, by the suffix of its keys (after the card).
+_BEHAVIOUR_LABELS = {"": "player 0 bets", "pb": "player 0 calls after check-bet",
+                     "b": "player 1 calls a bet", "p": "player 1 bets after a check"}
+
+
 def _kuhn_loss_averse(loss_aversion: float, as_json: bool) -> None:
-    from gambler.games.bimatrix import behaviour, is_equilibrium, kuhn_normal_form, lemke_howson
+    from gambler.games.bimatrix import loss_averse_kuhn
+    from gambler.games.poker_trees import KUHN_CARDS
 
     started = time.perf_counter()
-    form = kuhn_normal_form()
-    neutral_a, neutral_b = form.payoffs(1.0)
-    averse_a, averse_b = form.payoffs(loss_aversion)
-    x0, y0 = lemke_howson(neutral_a, neutral_b)
-    x, y = lemke_howson(averse_a, averse_b)
-    if not (is_equilibrium(averse_a, averse_b, x, y) and is_equilibrium(neutral_a, neutral_b,
-                                                                        x0, y0)):
-        raise GamblerError("Lemke-Howson returned a profile that is not an equilibrium")
-    neutral, averse = behaviour(form, x0, y0), behaviour(form, x, y)
-    chips = float(x @ form.deals.mean(axis=2) @ y)
+    study = loss_averse_kuhn(loss_aversion)
     payload = {"loss_aversion": loss_aversion, "seconds": time.perf_counter() - started,
-               "expected_chips": chips,
-               "utilities": [float(x @ averse_a @ y), float(x @ averse_b @ y)],
-               "risk_neutral": neutral, "loss_averse": averse}
+               "expected_chips": study.expected_chips, "utilities": list(study.utilities),
+               "risk_neutral": study.risk_neutral, "loss_averse": study.loss_averse}
     lines = [f"Kuhn poker with loss aversion {loss_aversion:g} (losses weigh {loss_aversion:g}x),"
              f" one equilibrium by Lemke-Howson over the reduced normal form (27 x 64)",
-             f"  player 0's expected chips: {chips:+.4f} (risk-neutral value -1/18 = -0.0556)",
-             f"  felt utilities: player 0 {payload['utilities'][0]:+.4f}, player 1 "
-             f"{payload['utilities'][1]:+.4f}",
+             f"  player 0's expected chips: {study.expected_chips:+.4f} (risk-neutral value "
+             "-1/18 = -0.0556)",
+             f"  felt utilities: player 0 {study.utilities[0]:+.4f}, player 1 "
+             f"{study.utilities[1]:+.4f}",
              "  action probabilities, risk-neutral -> loss-averse:"]
-    labels = {"": "player 0 bets", "pb": "player 0 calls after check-bet",
-              "b": "player 1 calls a bet", "p": "player 1 bets after a check"}
-    for suffix, label in labels.items():
-        for card in range(3):
+    for suffix, label in _BEHAVIOUR_LABELS.items():
+        for card, card_name in enumerate(KUHN_CARDS):
             key = f"{card}{suffix}"
             before, after = (f"{value:.3f}" if value is not None else "never reached"
-                             for value in (neutral[key], averse[key]))
-            lines.append(f"    {label} with {'JQK'[card]}: {before} -> {after}")
+                             for value in (study.risk_neutral[key], study.loss_averse[key]))
+            lines.append(f"    {label} with {card_name}: {before} -> {after}")
     _emit(as_json, payload, lines)
 
 
@@ -133,8 +133,7 @@ def _kuhn_loss_averse(loss_aversion: float, as_json: bool) -> None:
               show_default=True)
 @click.option("--iterations", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Iterations to run.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def leduc(algorithm, iterations, seed, as_json) -> None:
@@ -143,7 +142,7 @@ def leduc(algorithm, iterations, seed, as_json) -> None:
     _emit(as_json, {"game_value": result.game_value, "exploitability": result.exploitability,
                     "iterations": iterations, "seconds": result.seconds, "algorithm": algorithm,
                     "curve": [[done, value] for done, value in result.curve]},
-          [f"Leduc hold'em, {algorithm}, {iterations} iterations, {result.seconds:.3f} s "
+          [f"Leduc hold'em, {algorithm}, {iterations:,} iterations, {result.seconds:.3f} s "
            f"({1000 * result.seconds / iterations:.3f} ms per iteration)",
            f"  game value for player 0: {result.game_value:+.6f}",
            f"  exploitability: {result.exploitability:.3g}"])
@@ -178,14 +177,14 @@ def _bets(text: str) -> tuple[int, ...]:
               help="Probability that a gene is redrawn (B's calls: twice it).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="PNG of A's bets and B's calls over the generations (matplotlib).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def onecard(cards, bets, ante, population, generations, parents, mutation, plot_path, seed,
             as_json) -> None:
     """One-card poker: the seed's genetic algorithm, measured against the exact solution."""
-    from gambler.games.onecard import OneCardGame, run_ga, solve_exactly, strategy_tables
+    from gambler.games.onecard import (OneCardGame, equilibrium_bluff, run_ga, solve_exactly,
+                                       strategy_tables)
 
     if plot_path:
         check_output_path(plot_path, "--plot")
@@ -195,15 +194,13 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
     result = run_ga(game, population, generations, parents, mutation, seed,
                     progress=lambda record: _progress(
                         not as_json and generations >= 20 and record.generation % 10 == 0,
-                        f"generation {record.generation}: exploitability of the best pair "
+                        f"generation {record.generation:,}: exploitability of the best pair "
                         f"{record.exploitability_best:.3f}, of the populations "
                         f"{record.exploitability_mixture:.3f}"))
-    m = len(game.bets)
-    x = np.eye(m)[result.best_a]
-    y = result.best_b.astype(np.float64)
+    x, y = result.fittest_pair()
     a_table, b_table = strategy_tables(game, x, y)
     last = result.history[-1]
-    equilibrium_bluff = float(1 - exact.x[0, game.bets.index(0)]) if 0 in game.bets else 1.0
+    bluff = equilibrium_bluff(game, exact)
     if plot_path:
         _plot_onecard(game, result, plot_path)
     payload = {"value": exact.value, "a_strategy": a_table, "b_strategy": b_table,
@@ -211,7 +208,7 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
                "exploitability_of": "the fittest pair: the last generation's best A and best B",
                "exploitability_population": last.exploitability_mixture,
                "bluff_rate": last.bluff_rate,
-               "equilibrium_bluff": equilibrium_bluff, "revisits": result.revisits,
+               "equilibrium_bluff": bluff, "revisits": result.revisits,
                "history": [{"generation": r.generation,
                             "exploitability_best": r.exploitability_best,
                             "exploitability_population": r.exploitability_mixture,
@@ -219,15 +216,15 @@ def onecard(cards, bets, ante, population, generations, parents, mutation, plot_
     lines = [f"One-card poker: cards 1..{cards}, bets {list(game.bets)}, ante {ante}",
              f"  exact value for A: {exact.value:.10f} (linear programming, exploitability "
              f"{exact.exploitability:.1e}; the equilibrium bets with the lowest card with "
-             f"probability {equilibrium_bluff:.3f})",
-             f"  GA, {population} strategies a side, {generations} generations, seed {seed}:",
+             f"probability {bluff:.3f})",
+             f"  GA, {population:,} strategies a side, {generations:,} generations, seed {seed}:",
              f"    exploitability of the fittest pair: {result.history[0].exploitability_best:.3f}"
              f" at the start -> {last.exploitability_best:.3f}",
              f"    exploitability of the populations as mixed strategies: "
              f"{result.history[0].exploitability_mixture:.3f} -> {last.exploitability_mixture:.3f}",
              f"    share of A strategies betting with the lowest card (bluffing): "
              f"{result.history[0].bluff_rate:.2f} -> {last.bluff_rate:.2f}",
-             f"    the fittest A strategy reappeared after an absence {result.revisits} times "
+             f"    the fittest A strategy reappeared after an absence {result.revisits:,} times "
              "(a sign of cycling)",
              f"  fittest A: bets {[game.bets[b] for b in result.best_a]} for cards 1..{cards}"]
     _emit(as_json, payload, lines)
@@ -270,13 +267,13 @@ def _plot_onecard(game, result, path: str) -> None:
 @click.option("--variant", type=click.Choice(["cumulative", "last"]), default="cumulative",
               show_default=True, help="Strategies from cumulative regrets, or (the seed's "
                                       "mistake) from the last iteration's.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def rps(iterations, opponent, matrix_path, weighted, variant, seed, as_json) -> None:
     """Regret matching against a fixed opponent or in self-play."""
-    from gambler.games.regret import RPS, RPS_ACTIONS, WEIGHTED_RPS, best_response, load_matrix
+    from gambler.games.regret import (RPS, RPS_ACTIONS, WEIGHTED_RPS, best_response,
+                                      check_strategy, load_matrix)
     from gambler.games.regret import run as run_regret
 
     if matrix_path and weighted:
@@ -293,24 +290,25 @@ def rps(iterations, opponent, matrix_path, weighted, variant, seed, as_json) -> 
         except ValueError:
             raise click.BadParameter(f"{opponent!r} is not a list of probabilities",
                                      param_hint="--opponent") from None
-        if fixed.shape[0] != matrix.shape[1] or (fixed < 0).any() or abs(fixed.sum() - 1) > 1e-9:
-            raise click.BadParameter(f"{opponent!r}: need {matrix.shape[1]} probabilities "
-                                     "summing to 1", param_hint="--opponent")
+        try:
+            fixed = check_strategy(fixed, matrix.shape[1], name=repr(opponent))
+        except GameError as error:
+            raise click.BadParameter(str(error), param_hint="--opponent") from None
     result = run_regret(matrix, iterations, fixed, variant, seed)
     exploitability = [{"iteration": c["iteration"], "exploitability": c["exploitability"]}
                       for c in result.checkpoints]
     payload = {"average_strategy": result.average.tolist(),
                "current_strategy": result.current.tolist(), "exploitability": exploitability,
                "actions": list(names), "variant": variant}
-    lines = [f"Regret matching ({variant} regrets), {iterations} iterations, "
+    lines = [f"Regret matching ({variant} regrets), {iterations:,} iterations, "
              f"{'against ' + opponent if fixed is not None else 'self-play'}",
              f"  average strategy: {_named(names, result.average)}",
              f"  current strategy: {_named(names, result.current)}",
              f"  exploitability of the average profile: {exploitability[-1]['exploitability']:.4f}"]
     if fixed is not None:
-        payload["best_response"] = best_response(matrix, fixed).tolist()
-        lines.append(f"  best response to the opponent: "
-                     f"{_named(names, best_response(matrix, fixed))}")
+        response = best_response(matrix, fixed)
+        payload["best_response"] = response.tolist()
+        lines.append(f"  best response to the opponent: {_named(names, response)}")
     _emit(as_json, payload, lines)
 
 
@@ -342,40 +340,31 @@ def _named(names, values) -> str:
                                                       "competitive fitness).")
 @click.option("--games", type=click.IntRange(min=1), default=400, show_default=True,
               help="Games per reported win rate.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random choice: the same seed, the same run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def nim(rows, limit, selection, population, offspring, generations, mutation, matches, opponent,
         games, seed, as_json) -> None:
     """Misère Nim: evolve the seed's two-gene player; win rates against optimal play."""
-    import random
-
-    from gambler.games.nim import BASELINES, evolve, optimal_move, win_rate, winning
+    from gambler.games.nim import check_rows, evolve, measure, winning
 
     try:
         heaps = tuple(int(part) for part in rows.split(","))
     except ValueError:
         raise click.BadParameter(f"{rows!r} is not a list of row sizes",
                                  param_hint="--rows") from None
-    if not heaps or min(heaps) < 0 or sum(heaps) == 0:
-        raise click.BadParameter("rows need at least one object", param_hint="--rows")
+    try:
+        heaps = check_rows(heaps)
+    except GameError as error:
+        raise click.BadParameter(str(error), param_hint="--rows") from None
     result = evolve(heaps, limit, selection, population, offspring, generations, mutation,
                     matches, opponent, seed,
                     progress=lambda generation, fitness, genome: _progress(
                         not as_json and generation % 10 == 0,
-                        f"generation {generation}: best fitness {fitness:.2f}, genome "
+                        f"generation {generation:,}: best fitness {fitness:.2f}, genome "
                         f"({genome.lowest:.3f}, {genome.skip_zero})"))
-    rng = random.Random(seed + 1)
-    rates = {}
-    for name, rival in BASELINES.items():
-        first = win_rate(result.best.move, rival, True, games, heaps, limit, rng)
-        second = win_rate(result.best.move, rival, False, games, heaps, limit, rng)
-        rates[name] = {"first": first[0], "first_ci95": [first[1], first[2]],
-                       "second": second[0], "second_ci95": [second[1], second[2]]}
-    seed_vs_optimal = {
-        "first": win_rate(BASELINES["seed"], optimal_move, True, games, heaps, limit, rng)[0],
-        "second": win_rate(BASELINES["seed"], optimal_move, False, games, heaps, limit, rng)[0]}
+    measured = measure(result.best.move, heaps, limit, games, seed)
+    rates, seed_vs_optimal = measured.win_rate, measured.seed_player_vs_optimal
     payload = {"genome": [result.best.lowest, result.best.skip_zero], "win_rate": rates,
                "fitness": result.fitness, "first_player_wins": winning(heaps, limit),
                "seed_player_vs_optimal": seed_vs_optimal}
@@ -384,7 +373,7 @@ def nim(rows, limit, selection, population, offspring, generations, mutation, ma
              f"  evolved genome ({selection}, fitness vs {opponent}): lowest-nim-sum "
              f"probability {result.best.lowest:.3f}, skip zero nim-sum moves "
              f"{result.best.skip_zero}",
-             f"  win rates of the evolved player over {games} games (95% CI):"]
+             f"  win rates of the evolved player over {games:,} games (95% CI):"]
     for name, rate in rates.items():
         lines.append(f"    vs {name:8s} first {rate['first']:.3f} "
                      f"[{rate['first_ci95'][0]:.3f}, {rate['first_ci95'][1]:.3f}], "

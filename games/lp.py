@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from gambler.games.errors import SolverError
 
-class LinearProgramError(ArithmeticError):
-    """Infeasible or unbounded."""
+
+class LinearProgramError(SolverError):
+    """Infeasible or unbounded (a `GamblerError` and an `ArithmeticError`)."""
 
 
 def _pivot(tableau: np.ndarray, row: int, column: int) -> None:

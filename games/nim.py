@@ -25,13 +25,33 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gambler.games.errors import GameError
+
 Position = tuple[int, ...]
 Move = tuple[int, int]  # (row, objects taken)
 DEFAULT_ROWS = (1, 3, 5, 7, 9)
+SELECTIONS = ("plus", "comma")   # (mu + lambda): parents compete with children; (mu, lambda): not
+
+
+def check_rows(rows, limit: int | None = None) -> Position:
+    """`rows` as a position a game can start from (whole numbers of objects, none negative, at
+    least one object in all) and `limit`, if set, at least 1; otherwise `GameError`."""
+    position = []
+    for count in rows:
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
+            raise GameError(f"{count!r} is not a row size (a whole number of objects, 0 or more)")
+        position.append(int(count))
+    if sum(position) == 0:
+        raise GameError("rows need at least one object")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral)
+                              or limit < 1):
+        raise GameError(f"{limit!r} is not a limit (a move takes at least 1 object)")
+    return tuple(position)
 
 
 def moves(position: Position, limit: int | None = None) -> list[Move]:
@@ -173,6 +193,37 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     return low, high
 
 
+@dataclass(frozen=True)
+class Measurement:
+    """A player measured against every baseline, with Wilson 95% intervals."""
+    win_rate: dict[str, dict]          # baseline -> {"first", "first_ci95", "second", ...}
+    seed_player_vs_optimal: dict       # the seed's player against the optimal one: first, second
+
+
+def measure(player: Player, rows: Position = DEFAULT_ROWS, limit: int | None = None,
+            games: int = 400, seed: int = 0) -> Measurement:
+    """`player`'s win rates over `games` games moving first and second against each baseline,
+    and, as the reference, the seed's player's against the optimal one.
+
+    The games draw from `random.Random(seed + 1)`: a stream apart from the one `evolve(...,
+    seed)` uses, so that a run's measurement does not replay its evolution's games.
+    """
+    rows = check_rows(rows, limit)
+    if games < 1:
+        raise GameError(f"games {games}: need at least 1")
+    rng = random.Random(seed + 1)
+    rates = {}
+    for name, rival in BASELINES.items():
+        first = win_rate(player, rival, True, games, rows, limit, rng)
+        second = win_rate(player, rival, False, games, rows, limit, rng)
+        rates[name] = {"first": first[0], "first_ci95": [first[1], first[2]],
+                       "second": second[0], "second_ci95": [second[1], second[2]]}
+    seed_vs_optimal = {
+        "first": win_rate(BASELINES["seed"], optimal_move, True, games, rows, limit, rng)[0],
+        "second": win_rate(BASELINES["seed"], optimal_move, False, games, rows, limit, rng)[0]}
+    return Measurement(rates, seed_vs_optimal)
+
+
 @dataclass
 class ESResult:
     best: Genome
@@ -185,10 +236,18 @@ def evolve(rows: Position = DEFAULT_ROWS, limit: int | None = None, selection: s
            mutation: float = 0.15, matches: int = 8, opponent: str = "optimal",
            seed: int = 0, progress=None) -> ESResult:
     """The notebook's evolution strategy (`selection` "plus" or "comma")."""
-    if selection not in ("plus", "comma"):
-        raise ValueError("selection is 'plus' or 'comma'")
+    rows = check_rows(rows, limit)
+    if selection not in SELECTIONS:
+        raise GameError(f"unknown selection {selection!r} (one of {', '.join(SELECTIONS)})")
+    if opponent not in (*BASELINES, "population"):
+        raise GameError(f"unknown opponent {opponent!r} (one of {', '.join(BASELINES)}, "
+                        "population)")
+    if population < 1 or offspring < 1:
+        raise GameError(f"population {population} and offspring {offspring}: need at least 1 "
+                        "of each")
     if selection == "comma" and offspring < population:
-        raise ValueError("(mu, lambda) needs at least as many offspring as parents")
+        raise GameError(f"(mu, lambda) selection needs at least as many offspring as parents: "
+                        f"{offspring:,} offspring for {population:,} parents")
     rng = random.Random(seed)
 
     def gene() -> float:

@@ -27,11 +27,13 @@ P(call | card j, bet b). A's expected gain is
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gambler.games.lp import maximise
+from gambler.games.errors import GameError
+from gambler.games.lp import LinearProgramError, maximise
 from gambler.games.tree import GameTree, TreeBuilder
 
 
@@ -40,6 +42,21 @@ class OneCardGame:
     cards: int = 10                 # card values 1..cards
     bets: tuple[int, ...] = tuple(range(0, 21, 2))
     ante: int = 5
+
+    def __post_init__(self):
+        if isinstance(self.cards, bool) or not isinstance(self.cards, numbers.Integral) \
+                or self.cards < 2:
+            raise GameError(f"cards {self.cards!r}: need a whole number, at least 2")
+        if not self.bets:
+            raise GameError("bets: need at least one bet size")
+        for bet in self.bets:
+            if isinstance(bet, bool) or not isinstance(bet, numbers.Real) or not bet >= 0:
+                raise GameError(f"bet {bet!r}: bets are amounts of 0 or more")
+        if len(set(self.bets)) != len(self.bets):
+            raise GameError(f"bets {list(self.bets)}: each size once")
+        if isinstance(self.ante, bool) or not isinstance(self.ante, numbers.Real) \
+                or not self.ante > 0:
+            raise GameError(f"ante {self.ante!r}: need an amount above 0")
 
     @property
     def sign(self) -> np.ndarray:
@@ -152,8 +169,16 @@ def solve_exactly(game: OneCardGame) -> Solution:
     y = solution[:cells].reshape(n, m)
     value_b = -negated - big * n
     if abs(value_a - value_b) > 1e-9:
-        raise ArithmeticError(f"the two programs disagree: {value_a} and {value_b}")
+        raise LinearProgramError(f"the two programs disagree: {value_a} and {value_b}")
     return Solution(value_a, x, y, game.exploitability(x, y))
+
+
+def equilibrium_bluff(game: OneCardGame, solution: Solution) -> float:
+    """The probability that A's equilibrium strategy bets something with the lowest card: 1
+    when a zero bet is not among the choices."""
+    if 0 not in game.bets:
+        return 1.0
+    return float(1 - solution.x[0, game.bets.index(0)])
 
 
 # --- the genetic algorithm ----------------------------------------------------------------------
@@ -203,10 +228,22 @@ class GAResult:
     history: list[GenerationRecord] = field(default_factory=list)
     revisits: int = 0                # generations whose best A strategy reappeared after a gap
 
+    def fittest_pair(self) -> tuple[np.ndarray, np.ndarray]:
+        """The last generation's fittest A and B as behaviour strategies (x[i, b], y[j, b])."""
+        x = np.eye(len(self.game.bets))[self.best_a]
+        return x, self.best_b.astype(np.float64)
+
 
 def run_ga(game: OneCardGame, population: int = 200, generations: int = 10,
            parents: float = 2 / 3, mutation: float = 0.05, seed: int = 0,
            progress=None) -> GAResult:
+    """The notebook's GA for `generations` generations (records generation 0 too)."""
+    if population < 1 or generations < 0:
+        raise GameError(f"population {population} and generations {generations}: need at least "
+                        "1 strategy and 0 or more generations")
+    if not 0 < parents <= 1 or not 0 <= mutation <= 0.5:
+        raise GameError(f"parents {parents} and mutation {mutation}: need 0 < parents <= 1 and "
+                        "0 <= mutation <= 0.5")
     rng = np.random.default_rng(seed)
     n, m = game.cards, len(game.bets)
     pop_a = rng.integers(0, m, size=(population, n))

@@ -3,7 +3,8 @@
 Kuhn poker (Kuhn 1950): cards J, Q, K (0, 1, 2); both ante 1; player 0 passes or bets 1; player 1
 answers; a bet faced is called or folded. Information sets are named by the card and the history
 of `p` (pass/check/fold) and `b` (bet/call): `"1pb"` is player 0 holding the queen after passing
-and facing a bet. Game value for player 0: -1/18.
+and facing a bet (`kuhn_infoset_label` writes it `"Qpb"` for people). Game value for player 0:
+-1/18.
 
 Leduc hold'em (Southey et al. 2005, as OpenSpiel's `leduc_poker`): six cards J J Q Q K K (0..5:
 J1 J2 Q1 Q2 K1 K2, suits distinguished as in OpenSpiel's information sets); both ante 1; one
@@ -14,9 +15,30 @@ pair with the public card wins, otherwise the higher card, equal ranks split.
 
 from __future__ import annotations
 
+from gambler.games.errors import GameError
 from gambler.games.tree import GameTree, TreeBuilder
 
-KUHN_CARDS = "JQK"
+KUHN_CARDS = "JQK"   # card 0, 1, 2
+GAMES = ("kuhn", "leduc")
+
+
+def poker_tree(name: str) -> GameTree:
+    """The tree of `name`, one of GAMES."""
+    if name == "kuhn":
+        return kuhn_tree()
+    if name == "leduc":
+        return leduc_tree()
+    raise GameError(f"unknown game {name!r} (one of {', '.join(GAMES)})")
+
+
+def kuhn_infoset_label(key: str) -> str:
+    """A Kuhn information set as people write it: the card as J, Q or K, then the history
+    (`"1pb"` -> `"Qpb"`). The trees and the JSON keep the card's number."""
+    card, history = key[:1], key[1:]
+    if card not in ("0", "1", "2") or history not in ("", "p", "b", "pb"):
+        raise GameError(f"{key!r} is not a Kuhn information set (a card 0, 1 or 2, then '', "
+                        "'p', 'b' or 'pb')")
+    return KUHN_CARDS[int(card)] + history
 
 
 def kuhn_tree() -> GameTree:

@@ -26,14 +26,15 @@ from pathlib import Path
 
 import numpy as np
 
-from gambler.errors import GamblerError
+from gambler.games.errors import GameError
 
 RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=np.float64)
 WEIGHTED_RPS = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], dtype=np.float64)
 RPS_ACTIONS = ("R", "P", "S")
+VARIANTS = ("cumulative", "last")   # strategies from cumulative regrets, or the last iteration's
 
 
-class MatrixGameError(GamblerError, ValueError):
+class MatrixGameError(GameError):
     """A matrix game file that cannot be read."""
 
 
@@ -77,6 +78,21 @@ def exploitability(matrix: np.ndarray, row: np.ndarray, column: np.ndarray) -> f
     return float(((matrix @ column).max() - (row @ matrix).min()) / 2)
 
 
+def check_strategy(strategy, actions: int, name: str | None = None) -> np.ndarray:
+    """`strategy` as a float array, if it is a mixed strategy over `actions` actions (that many
+    non-negative probabilities summing to 1 within 1e-9); otherwise `GameError`, naming the
+    strategy as `name` (default: its values)."""
+    try:
+        values = np.asarray(strategy, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise GameError(f"{name or repr(strategy)}: not a list of probabilities") from None
+    if values.ndim != 1 or values.shape[0] != actions or not np.isfinite(values).all() \
+            or (values < 0).any() or abs(values.sum() - 1) > 1e-9:
+        shown = name if name is not None else repr(np.ravel(values).tolist())
+        raise GameError(f"{shown}: need {actions} probabilities summing to 1")
+    return values
+
+
 def regret_matching(regrets: np.ndarray) -> np.ndarray:
     positive = np.maximum(regrets, 0.0)
     total = positive.sum()
@@ -94,8 +110,10 @@ class RegretRun:
 def run(matrix: np.ndarray, iterations: int, opponent: np.ndarray | None = None,
         variant: str = "cumulative", seed: int = 0, checkpoints: int = 10) -> RegretRun:
     """Regret matching for the row player, against `opponent` (fixed) or in self-play."""
-    if variant not in ("cumulative", "last"):
-        raise ValueError(f"unknown variant {variant!r}")
+    if variant not in VARIANTS:
+        raise GameError(f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
+    if opponent is not None:
+        opponent = check_strategy(opponent, matrix.shape[1])
     rng = np.random.default_rng(seed)
     payoff = (matrix, -matrix.T)  # each player's payoff by (own action, other action)
     regrets = [np.zeros(matrix.shape[0]), np.zeros(matrix.shape[1])]

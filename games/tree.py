@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gambler.games.errors import GameError
+
 
 @dataclass(frozen=True)
 class GameTree:
@@ -102,7 +104,8 @@ class TreeBuilder:
         infoset = self._infosets[key]
         if self._infoset_actions[infoset] != tuple(actions) or \
                 self._infoset_player[infoset] != player:
-            raise ValueError(f"information set {key!r} is not consistent")
+            raise GameError(f"information set {key!r} is not consistent: it was met with another "
+                            "player or other actions")
         return self._add(2, player, infoset, parent, edge, edge_prob, 0.0)
 
     def build(self) -> GameTree:

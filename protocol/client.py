@@ -10,6 +10,16 @@ The ACPC rules for a client (protocol version 2.0.0):
    line exactly as received, `:`, the action, `\\r\\n`, sent at once.
 4. End of stream ends the match.
 
+Lines that cannot be read (our additions; the ACPC client has no such rules):
+
+5. Before the first state: a line that is not a MATCHSTATE line stops the match at once
+   (`NotADealerError`: the other side is not an ACPC dealer), and so does a MATCHSTATE line that
+   does not parse under our game (`UnreadableStateError`: the dealer plays another game).
+6. After it, a malformed line is reported and skipped: one garbled line does not end a match. If
+   it was our turn, the dealer's clock ends the match. `MAX_UNREADABLE_STATES` (3) MATCHSTATE
+   lines in a row that do not parse stop it (`UnreadableStateError`), the last one unreported:
+   a dealer that sends those plays another game.
+
 `LineReader` (also used by the dealer) does the line framing; `play_match` the loop, with the
 decision left to a callback, so that this module knows nothing of any strategy.
 """
@@ -23,20 +33,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gambler.protocol.betting import CALL_ACTION, Action
-from gambler.protocol.errors import ProtocolError, UnreadableStateError
+from gambler.protocol.errors import (ConnectionClosed, LineTimeout, NotADealerError, ProtocolError,
+                                     UnreadableStateError)
 from gambler.protocol.gamedef import Game
 from gambler.protocol.matchstate import MatchState, parse_matchstate
 
 VERSION_LINE = "VERSION:2.0.0"
 MAX_LINE_BYTES = 1 << 16
-
-
-class ConnectionClosed(Exception):
-    """The other side closed the connection (end of stream)."""
-
-
-class LineTimeout(Exception):
-    """No complete line arrived in time."""
+#: MATCHSTATE lines in a row that do not parse under the game, after the first state, at which
+#: `play_match` stops instead of skipping them (the first state stops it at once).
+MAX_UNREADABLE_STATES = 3
 
 
 class LineReader:
@@ -63,10 +69,10 @@ class LineReader:
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise LineTimeout()
+                    raise LineTimeout(f"no complete line within {timeout:g} s")
                 ready, _, _ = select.select([self._socket], [], [], left)
                 if not ready:
-                    raise LineTimeout()
+                    raise LineTimeout(f"no complete line within {timeout:g} s")
             try:
                 chunk = self._socket.recv(65536)
             except (ConnectionResetError, ConnectionAbortedError, OSError) as error:
@@ -114,6 +120,7 @@ class MatchEvents:
     on_hand_end: Callable[[MatchState], None] | None = None   # a hand's final state
     on_bad_line: Callable[[str, ProtocolError], None] | None = None  # skipped line
     on_bad_decision: Callable[[MatchState, Exception], None] | None = None  # replaced by a call
+    on_first_state: Callable[[MatchState], None] | None = None  # the match has begun
     answered: int = field(default=0)  # actions sent
     last_state: MatchState | None = None  # the last well-formed state received
 
@@ -126,12 +133,13 @@ def play_match(connection: DealerConnection, game: Game,
     `decide` gets each state where it is our turn and returns an action. The action is checked
     against the rules before it is sent: if `decide` fails or returns an illegal action, the
     error is reported and a check/call (always legal) is sent instead, so no illegal action ever
-    leaves this function. Lines that are not states are reported and skipped; a MATCHSTATE line
-    that does not parse under `game` is reported and raises `UnreadableStateError`: it may be
-    our turn, and a bot that skipped it would leave the dealer waiting (a real dealer sends
-    such lines only when it plays another game).
+    leaves this function. Unreadable lines follow rules 5 and 6 of the module docstring: before
+    the first state they raise (`NotADealerError`, `UnreadableStateError`); after it they are
+    reported and skipped, unless `MAX_UNREADABLE_STATES` MATCHSTATE lines in a row do not parse,
+    which raises `UnreadableStateError` without reporting the last one.
     """
     events = events or MatchEvents()
+    unreadable_states = 0  # MATCHSTATE lines in a row that did not parse
     while True:
         try:
             line = connection.read_line()
@@ -142,11 +150,25 @@ def play_match(connection: DealerConnection, game: Game,
         try:
             state = parse_matchstate(game, line)
         except ProtocolError as error:
+            is_state = line.startswith("MATCHSTATE:")
+            if events.last_state is None:
+                if is_state:
+                    raise UnreadableStateError(
+                        f"cannot read the dealer's first state: {error}") from None
+                raise NotADealerError(f"sent {_shown(line)} where an ACPC dealer sends its "
+                                      "first MATCHSTATE line") from None
+            if is_state:
+                unreadable_states += 1
+                if unreadable_states >= MAX_UNREADABLE_STATES:
+                    raise UnreadableStateError(
+                        f"cannot read the dealer's state {unreadable_states} times in a row, "
+                        f"the last: {error}") from None
             if events.on_bad_line:
                 events.on_bad_line(line, error)
-            if line.startswith("MATCHSTATE:"):
-                raise UnreadableStateError(f"cannot read the dealer's state: {error}") from None
             continue
+        unreadable_states = 0
+        if events.last_state is None and events.on_first_state:
+            events.on_first_state(state)
         events.last_state = state
         if state.finished:
             if events.on_hand_end:
@@ -167,5 +189,12 @@ def play_match(connection: DealerConnection, game: Game,
         events.answered += 1
 
 
+def _shown(line: str, limit: int = 80) -> str:
+    """A line as quoted in a message: its repr, cut to about `limit` characters."""
+    if len(line) <= limit:
+        return repr(line)
+    return f"{line[:limit]!r}... ({len(line):,} characters)"
+
+
 __all__ = ["DealerConnection", "LineReader", "ConnectionClosed", "LineTimeout", "MatchEvents",
-           "play_match", "VERSION_LINE"]
+           "play_match", "VERSION_LINE", "MAX_UNREADABLE_STATES"]

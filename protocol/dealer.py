@@ -18,7 +18,9 @@ What it does, in order (as the ACPC dealer does):
 
 A timeout (per answer, per hand, or the average per hand over the match) or a lost connection
 ends the match at once with `ERROR: ...` on stderr and exit status 1; the log keeps every hand
-finished so far.
+finished so far. Set-up failures (the log cannot be opened, a port is in use) raise `MatchFailed`
+from `open_log` and `open_ports`, which `gambler-dealer` calls first, so that they read as its
+other errors; `run` alone reports them as `ERROR: ...` too.
 
 Duplicate mode (an extension, heads-up only): hand 2k + 1 repeats the cards of hand 2k; as the
 seats rotate, each seat then plays the cards and the position the other seat had, so the luck of
@@ -35,9 +37,9 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from gambler.protocol.betting import CALL_ACTION, BettingState
-from gambler.protocol.client import ConnectionClosed, LineReader, LineTimeout
+from gambler.protocol.client import LineReader
 from gambler.protocol.deal import Deal, MersenneTwister, deal_hand
-from gambler.protocol.errors import ProtocolError
+from gambler.protocol.errors import ConnectionClosed, LineTimeout, MatchFailed, ProtocolError
 from gambler.protocol.gamedef import Game
 from gambler.protocol.matchstate import (MatchState, format_cards_field, parse_matchstate,
                                  parse_reply_action)
@@ -45,10 +47,6 @@ from gambler.protocol.matchstate import (MatchState, format_cards_field, parse_m
 DEFAULT_T_RESPONSE_MS = 600_000
 DEFAULT_T_HAND_MS = 600_000
 DEFAULT_T_PER_HAND_MS = 7_000
-
-
-class MatchFailed(Exception):
-    """The match cannot go on (timeout, disconnect, bad version): the message says why."""
 
 
 @dataclass
@@ -131,6 +129,18 @@ class Dealer:
         self._err(f"WARNING: {text}")
 
     # --- set-up -----------------------------------------------------------------------------
+
+    def open_log(self) -> None:
+        """Open `MATCH.log` (unless there is no log, or it is open): `MatchFailed` naming the file
+        if it cannot be written."""
+        options = self.options
+        if not options.log or self.log_file is not None:
+            return
+        path = f"{options.match_name}.log"
+        try:
+            self.log_file = open(path, "a" if options.append else "w")
+        except OSError as error:
+            raise MatchFailed(f"cannot write the log {path}: {error.strerror or error}") from None
 
     def open_ports(self) -> list[int]:
         """Bind one listening socket per seat; returns the ports (also printed on stdout).
@@ -317,10 +327,8 @@ class Dealer:
 
     def run(self) -> int:
         """Play the match; 0 on success, 1 (with `ERROR: ...` on stderr) on failure."""
-        options = self.options
         try:
-            if options.log:
-                self.log_file = open(f"{options.match_name}.log", "a" if options.append else "w")
+            self.open_log()
             self.open_ports()
             header = self._header()
             self._err(header)

@@ -5,16 +5,21 @@
 
 The same arguments as the ACPC server's `dealer`, so scripts can use either; GAMEFILE may also
 name a shipped game (`holdem.nolimit.2p.reverse_blinds.game`).
+
+Its own errors (bad arguments, a bad game file, a log that cannot be written, a port in use) are
+one line, `gambler-dealer: error: ...`, before any port is printed, as in every gambler command. A
+match that fails once it has started (a timeout, a lost seat) ends as the ACPC dealer's does:
+`ERROR: ...` on stderr, exit status 1.
 """
 
 from __future__ import annotations
 
 import click
 
-from gambler.cli import debug_option, run
-from gambler.protocol.dealer import (DEFAULT_T_HAND_MS, DEFAULT_T_PER_HAND_MS, DEFAULT_T_RESPONSE_MS,
-                             Dealer, DealerOptions)
-from gambler.protocol.errors import ProtocolError
+from gambler.cli import SEED, debug_option, run
+from gambler.protocol.dealer import (DEFAULT_T_HAND_MS, DEFAULT_T_PER_HAND_MS,
+                                     DEFAULT_T_RESPONSE_MS, Dealer, DealerOptions)
+from gambler.protocol.errors import MatchFailed, ProtocolError
 from gambler.protocol.gamedef import load_game
 
 
@@ -35,7 +40,7 @@ def _ports(text: str | None, seats: int) -> list[int]:
 @click.argument("match")
 @click.argument("gamefile")
 @click.argument("hands", type=click.IntRange(min=1))
-@click.argument("seed", type=click.IntRange(min=0, max=2**32 - 1))
+@click.argument("seed", type=SEED, metavar="SEED")
 @click.argument("names", nargs=-1, required=True)
 @click.option("-p", "ports", metavar="P1,P2", help="Ports to listen on, per seat (0 = any).")
 @click.option("-f", "fixed_seats", is_flag=True, help="Fixed seats: positions do not rotate.")
@@ -62,7 +67,8 @@ def command(match, gamefile, hands, seed, names, ports, fixed_seats, quiet, no_l
 
     Prints the ports to connect to on the first line of stdout, writes MATCH.log in the ACPC
     format, and prints the final SCORE line. Exit status 0 after a full match, 1 if it failed
-    (a timeout or a lost connection).
+    (a timeout or a lost connection: an ACPC `ERROR:` line) or could not start (a
+    `gambler-dealer: error:` line, before any port is printed).
     """
     game = load_game(gamefile)
     if len(names) != game.num_players:
@@ -77,7 +83,14 @@ def command(match, gamefile, hands, seed, names, ports, fixed_seats, quiet, no_l
         fixed_seats=fixed_seats, quiet=quiet, log=not no_log or log, append=append,
         duplicate=duplicate, t_response_ms=t_response, t_hand_ms=t_hand,
         t_per_hand_ms=t_per_hand, start_timeout_ms=start_timeout)
-    return Dealer(options).run()
+    dealer = Dealer(options)
+    try:  # set-up errors are ours (one `error:` line), match failures the ACPC dealer's
+        dealer.open_log()
+        dealer.open_ports()
+    except MatchFailed:
+        dealer.close()
+        raise
+    return dealer.run()
 
 
 def main(argv=None) -> None:

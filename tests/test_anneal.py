@@ -61,7 +61,7 @@ class StubBackend:
 @pytest.fixture(autouse=True)
 def fake_deal_sets(monkeypatch):
     monkeypatch.setattr(anneal, "cached_deal_set",
-                        lambda seed, first, count: (FakeDeals(seed, count), f"deals-{seed}"))
+                        lambda seed, first, count, **_: (FakeDeals(seed, count), f"deals-{seed}"))
 
 
 def trainer(tmp_path, backend, steps, **settings):

@@ -1,5 +1,6 @@
 """The bot at the table: baselines, and `gambler` against `gambler-dealer` over loopback."""
 
+import os
 import re
 import socket
 import subprocess
@@ -14,7 +15,8 @@ from acpc_support import NOLIMIT
 from gambler.bot.strategies import RandomStrategy, load_strategy
 from gambler.protocol import BettingState, load_game, parse_matchstate
 from gambler.protocol.matchstate import parse_reply_action
-from gambler.protocol.client import LineReader
+from gambler.protocol.client import ConnectionClosed, LineReader
+from gambler.protocol.errors import ProtocolError
 
 GAME = load_game(NOLIMIT)
 
@@ -180,67 +182,208 @@ def test_bad_options_are_refused_at_start(args, message):
 
 
 class OneShotDealer:
-    """Accepts the bot, reads VERSION, sends `lines`, records the answers, then hangs up."""
+    """Accepts the bot, reads VERSION, sends `lines`, records the answers, then hangs up (or,
+    with `hold`, keeps the connection open until the test sets that event)."""
 
-    def __init__(self, lines):
+    def __init__(self, lines, hold=None):
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
         self.answers = []
+        self.hold = hold
         self.thread = threading.Thread(target=self.serve, args=(lines,), daemon=True)
         self.thread.start()
 
     def serve(self, lines):
         connection, _ = self.server.accept()
         reader = LineReader(connection)
-        self.version = reader.read_line(timeout=60)
-        for line in lines:
-            connection.sendall(line.encode() + b"\r\n")
-            if line.startswith("MATCHSTATE"):
-                try:
-                    if parse_matchstate(GAME, line).is_our_turn:
+        try:
+            self.version = reader.read_line(timeout=60)
+            for line in lines:
+                connection.sendall(line.encode() + b"\r\n")
+                if line.startswith("MATCHSTATE"):
+                    try:
+                        our_turn = parse_matchstate(GAME, line).is_our_turn
+                    except ProtocolError:
+                        our_turn = False
+                    if our_turn:
                         self.answers.append(reader.read_line(timeout=60))
-                except Exception:
-                    pass
-        connection.close()
-        self.server.close()
+            if self.hold is not None:
+                self.hold.wait(120)
+        except (ConnectionClosed, OSError):
+            pass  # the bot stopped: the test checks what it said
+        finally:
+            connection.close()
+            self.server.close()
+
+
+def play(dealer, *args):
+    """`gambler` against a fake dealer: (exit status, stderr lines)."""
+    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), *args), capture_output=True,
+                            text=True, timeout=120)
+    dealer.thread.join(10)
+    return result.returncode, result.stderr.strip().splitlines()
+
+
+OUR_TURN = "MATCHSTATE:0:0:c:AsAh|"                               # seed raises aces to 1341
+HAND_OVER = "MATCHSTATE:0:0:cc/cc/cc/cc:AsAh|2c3d/KdQs7h/4c/9s"    # position 0 wins 100
 
 
 def test_a_state_of_another_game_fails_at_once_naming_the_game():
     # A limit dealer's state (a raise without a size) read by a no-limit bot: it may be the
-    # bot's turn, so it stops at once instead of leaving the dealer waiting.
+    # bot's turn, so it stops at once instead of leaving the dealer waiting; one line, no warning
+    # or summary before it.
     dealer = OneShotDealer(["MATCHSTATE:0:0:r:4cKs|", "MATCHSTATE:0:0:rr:4cKs|"])
     started = time.perf_counter()
-    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--params", "seed"),
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1 and time.perf_counter() - started < 60
-    assert result.stderr.strip().splitlines()[-1] == (
-        "gambler: error: cannot read the dealer's state: 'MATCHSTATE:0:0:r:4cKs|': betting 'r': "
-        "raise 'r' needs a size; is the dealer playing the game of --game "
-        "(holdem.nolimit.2p.reverse_blinds.game)?")
+    code, lines = play(dealer, "--params", "seed")
+    assert code == 1 and time.perf_counter() - started < 60
+    assert lines == [
+        "gambler: error: cannot read the dealer's first state: 'MATCHSTATE:0:0:r:4cKs|': betting "
+        "'r': raise 'r' needs a size; is the dealer playing the game of --game "
+        "(holdem.nolimit.2p.reverse_blinds.game)?"]
 
 
-def test_lines_that_are_not_states_are_skipped_and_a_clean_close_exits_0():
-    dealer = OneShotDealer(["MATCHSTATE 0 0 cc 7s5s",               # malformed: skipped
-                            "MATCHSTATE:0:0:c:AsAh|",              # our turn
-                            "MATCHSTATE:0:0:cc/cc/cc/cc:AsAh|2c3d/KdQs7h/4c/9s"])  # hand over
-    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--params", "seed"),
-                            capture_output=True, text=True, timeout=120)
-    dealer.thread.join(10)
-    assert result.returncode == 0, result.stderr
+def test_one_malformed_line_in_a_match_is_skipped_with_one_warning_and_exit_0():
+    dealer = OneShotDealer([OUR_TURN,
+                            "MATCHSTATE 0 0 cc 7s5s",     # not a state line: skipped
+                            "MATCHSTATE:0:0:cr:AsAh|",    # a state that does not parse: skipped
+                            HAND_OVER])
+    code, lines = play(dealer, "--params", "seed")
+    assert code == 0, lines
     assert dealer.version == "VERSION:2.0.0"
     assert dealer.answers == ["MATCHSTATE:0:0:c:AsAh|:r1341"]  # aces raise (seed, preflop)
-    assert "warning: skipped a malformed line" in result.stderr
-    assert "1 hands, +100 chips, +1000.0 mbb/hand" in result.stderr
+    assert lines[0] == f"gambler: playing seed with exact win rates at 127.0.0.1:{dealer.port}"
+    assert lines[1:3] == [
+        "gambler: warning: skipped a malformed line: 'MATCHSTATE 0 0 cc 7s5s' is not "
+        "MATCHSTATE:<position>:<hand>:<betting>:<cards>",
+        "gambler: warning: skipped a malformed line: 'MATCHSTATE:0:0:cr:AsAh|': betting 'cr': "
+        "raise 'r' needs a size"]
+    assert lines[3].startswith("gambler: 1 hands, +100 chips, +1,000.0 mbb/hand; 1 decisions,")
+    assert lines[3].endswith("; 2 malformed lines skipped, 0 bad decisions") and len(lines) == 4
 
 
-def test_a_server_that_sends_no_state_is_not_a_match():
-    dealer = OneShotDealer(["HTTP/1.1 400 Bad Request"])
-    result = subprocess.run(gambler("127.0.0.1", str(dealer.port), "--quiet"),
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1
-    assert result.stderr.strip().splitlines()[-1] == (
-        f"gambler: error: 127.0.0.1:{dealer.port} closed the connection without sending a "
-        "single state: is it an ACPC dealer?")
+def test_three_unreadable_states_in_a_row_stop_the_match_naming_the_game():
+    unreadable = [f"MATCHSTATE:0:{hand}:r:AsAh|" for hand in (1, 2, 3)]
+    dealer = OneShotDealer([OUR_TURN, HAND_OVER, *unreadable, HAND_OVER])
+    code, lines = play(dealer, "--params", "seed")
+    assert code == 1
+    assert lines[1:3] == [f"gambler: warning: skipped a malformed line: {line!r}: betting 'r': "
+                          "raise 'r' needs a size" for line in unreadable[:2]]
+    assert lines[3].startswith("gambler: 1 hands, +100 chips")  # the match had begun
+    assert lines[4:] == [
+        "gambler: error: cannot read the dealer's state 3 times in a row, the last: "
+        "'MATCHSTATE:0:3:r:AsAh|': betting 'r': raise 'r' needs a size; is the dealer playing "
+        "the game of --game (holdem.nolimit.2p.reverse_blinds.game)?"]
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([], "closed the connection without sending a single state: is it an ACPC dealer?"),
+    (["HTTP/1.1 400 Bad Request"], "sent 'HTTP/1.1 400 Bad Request' where an ACPC dealer sends "
+                                   "its first MATCHSTATE line: is it an ACPC dealer?"),
+])
+def test_a_server_that_sends_no_state_gets_the_error_line_alone(lines, message):
+    dealer = OneShotDealer(lines)
+    code, stderr = play(dealer)  # not --quiet: still nothing but the error
+    assert code == 1
+    assert stderr == [f"gambler: error: 127.0.0.1:{dealer.port} {message}"]
+
+
+def test_ctrl_c_prints_the_summary_then_exits_130(tmp_path):
+    import signal
+
+    from conftest import interruptible
+
+    hold = threading.Event()
+    dealer = OneShotDealer([OUR_TURN, HAND_OVER], hold=hold)
+    log = tmp_path / "hands.txt"
+    bot = subprocess.Popen(gambler("127.0.0.1", str(dealer.port), "--params", "seed", "--log",
+                                   str(log)), stderr=subprocess.PIPE, text=True, **interruptible())
+    try:
+        deadline = time.monotonic() + 120
+        # The log is flushed as each hand ends: its line means the bot has scored the hand.
+        while not (log.exists() and "\n0 0 " in log.read_text()):
+            assert time.monotonic() < deadline and bot.poll() is None
+            time.sleep(0.05)
+        bot.send_signal(signal.SIGINT)
+        _, stderr = bot.communicate(timeout=60)
+    finally:
+        hold.set()
+        if bot.poll() is None:
+            bot.kill()
+    lines = stderr.strip().splitlines()
+    assert bot.returncode == 130, stderr
+    assert lines[-2].startswith("gambler: 1 hands, +100 chips, +1,000.0 mbb/hand; 1 decisions"), stderr
+    assert lines[-1] == "gambler: error: interrupted" and len(lines) == 3
+
+
+@pytest.mark.parametrize("target, message", [
+    ("missing/hands.txt", "missing/hands.txt: the folder {folder}/missing does not exist"),
+    (".", ". is a folder, not a file"),
+])
+def test_a_log_that_cannot_be_written_is_refused_before_connecting(tmp_path, target, message):
+    with socket.socket() as probe:  # nobody listens here: connecting would fail differently
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run(gambler("127.0.0.1", str(port), "--log", target), cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"gambler: error: Invalid value for --log: {message.format(folder=tmp_path)} "
+        "(see --help)"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root may write anywhere")
+def test_a_log_in_a_read_only_folder_is_refused_before_connecting(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = subprocess.run(gambler("127.0.0.1", "9", "--log", str(folder / "hands.txt")),
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        folder.chmod(0o700)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"gambler: error: Invalid value for --log: {folder}/hands.txt: cannot write in the "
+        f"folder {folder} (see --help)"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_log_write_that_fails_mid_match_is_one_line_naming_the_file():
+    # /dev/full accepts the open and fails every write with ENOSPC: a full disk.
+    dealer = OneShotDealer([OUR_TURN, HAND_OVER, "MATCHSTATE:1:1::|7s2d"])
+    code, lines = play(dealer, "--params", "seed", "--quiet", "--log", "/dev/full")
+    assert code == 1
+    assert lines[-1] == "gambler: error: cannot write the log /dev/full: No space left on device"
+    assert lines[0].startswith("gambler: 1 hands,") and len(lines) == 2
+    assert not any("internal error" in line for line in lines)
+
+
+def test_help_lists_every_shipped_profile_baseline_and_exploiter():
+    from pathlib import Path
+
+    from gambler.bot.exploiters import EXPLOITERS
+    from gambler.bot.strategies import BASELINES
+
+    shipped = Path(__file__).resolve().parent.parent / "configs" / "params"
+    names = sorted(path.stem for path in shipped.glob("*.yaml"))
+    assert {"default", "seed", "price-aware"} <= set(names)
+    result = subprocess.run(gambler("--help"), capture_output=True, text=True, timeout=60)
+    line = " ".join(result.stdout.split())  # undo the wrapping
+    assert f"a shipped name ({', '.join(names)})" in line
+    assert f"a baseline ({', '.join(BASELINES)})" in line
+    assert f"an exploiter ({', '.join(EXPLOITERS)})" in line and len(EXPLOITERS) >= 4
+
+
+def test_summary_uses_thousands_separators():
+    from gambler.bot.player import MatchRecord
+
+    record = MatchRecord(big_blind=100, hands=1000, chips=1577252.0,
+                         latencies=[0.001] * 1950, bad_lines=1200, finished=None)
+    record.started, record.finished = 0.0, 3.95
+    assert record.summary() == (
+        "1,000 hands, +1,577,252 chips, +15,772.5 mbb/hand; 1,950 decisions, latency p50 "
+        "1.000 ms, p99 1.000 ms; 3.95 ms/hand; 1,200 malformed lines skipped, 0 bad decisions")
 
 
 def test_losing_the_dealer_mid_hand_exits_1():

@@ -8,9 +8,10 @@ import pytest
 
 from acpc_support import NOLIMIT, transcript
 from gambler.protocol import Action, load_game, raise_to
-from gambler.protocol.errors import UnreadableStateError
-from gambler.protocol.client import (VERSION_LINE, ConnectionClosed, DealerConnection, LineReader,
-                             LineTimeout, MatchEvents, play_match)
+from gambler.protocol.errors import NotADealerError, UnreadableStateError
+from gambler.protocol.client import (MAX_UNREADABLE_STATES, VERSION_LINE, ConnectionClosed,
+                                     DealerConnection, LineReader, LineTimeout, MatchEvents,
+                                     play_match)
 
 GAME = load_game(NOLIMIT)
 
@@ -57,6 +58,8 @@ class FakeDealer:
                 connection.sendall(line.encode() + b"\r\n")
                 if line.startswith("MATCHSTATE") and self._expects_answer(line):
                     self.received.append(reader.read_line(timeout=5))
+        except (ConnectionClosed, OSError):
+            pass  # the client stopped: the test checks what it received until then
         finally:
             connection.close()
             self.server.close()
@@ -92,20 +95,83 @@ def test_answers_echo_the_line_and_skip_comments_and_others_turns():
 def test_lines_that_are_not_states_are_reported_and_skipped():
     bad = []
     events = MatchEvents(on_bad_line=lambda line, error: bad.append((line, str(error))))
-    received, _ = run_client(["garbage", "MATCH STATE", "MATCHSTATE:1:0::|3c6h"],
-                             lambda state: Action("c"), events)
+    received, _ = run_client(["MATCHSTATE:1:0:c:|3c6h", "garbage", "MATCH STATE",
+                              "MATCHSTATE:1:0::|3c6h"], lambda state: Action("c"), events)
     assert received[-1] == "MATCHSTATE:1:0::|3c6h:c"
     assert [line for line, _ in bad] == ["garbage", "MATCH STATE"]
 
 
-def test_an_unreadable_state_stops_the_client_at_once():
-    # It might be our turn: skipping it would leave the dealer waiting for an answer.
+def test_an_unreadable_first_state_stops_the_client_at_once():
+    # It might be our turn: skipping it would leave the dealer waiting for an answer, and a
+    # first state that does not parse means the dealer plays another game. Not reported as a
+    # skipped line: the error says it all.
     bad = []
     events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
     with pytest.raises(UnreadableStateError) as error:
-        run_client(["MATCHSTATE:1:0:zz:|3c6h"], lambda state: Action("c"), events)
-    assert str(error.value).startswith("cannot read the dealer's state: 'MATCHSTATE:1:0:zz:|3c6h'")
-    assert bad == ["MATCHSTATE:1:0:zz:|3c6h"]
+        run_client(["# hello", "MATCHSTATE:1:0:zz:|3c6h", "MATCHSTATE:1:0::|3c6h"],
+                   lambda state: Action("c"), events)
+    assert str(error.value).startswith(
+        "cannot read the dealer's first state: 'MATCHSTATE:1:0:zz:|3c6h'")
+    assert bad == []
+
+
+def test_a_first_line_that_is_not_a_state_is_not_a_dealer():
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    with pytest.raises(NotADealerError) as error:
+        run_client(["SSH-2.0-OpenSSH_9.6", "MATCHSTATE:1:0::|3c6h"], lambda state: Action("c"),
+                   events)
+    assert str(error.value) == ("sent 'SSH-2.0-OpenSSH_9.6' where an ACPC dealer sends its first "
+                                "MATCHSTATE line")
+    assert bad == [] and events.last_state is None
+
+
+def test_one_unreadable_state_in_a_match_is_skipped_and_the_match_goes_on():
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    received, events = run_client(["MATCHSTATE:1:0::|3c6h",       # ours: answered
+                                   "MATCHSTATE:1:0:cr:|3c6h",      # a raise without a size
+                                   "MATCHSTATE:1:0:cr300:|3c6h"],  # ours again: answered
+                                  lambda state: Action("c"), events)
+    assert received == [VERSION_LINE, "MATCHSTATE:1:0::|3c6h:c", "MATCHSTATE:1:0:cr300:|3c6h:c"]
+    assert bad == ["MATCHSTATE:1:0:cr:|3c6h"] and events.answered == 2
+
+
+def test_unreadable_states_in_a_row_stop_the_client():
+    assert MAX_UNREADABLE_STATES == 3
+    unreadable = [f"MATCHSTATE:1:{hand}:cr:|3c6h" for hand in range(1, 4)]
+    # Two in a row, a readable state, two more: skipped, the count starts again.
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    received, events = run_client(["MATCHSTATE:1:0::|3c6h", *unreadable[:2],
+                                   "MATCHSTATE:1:4:c:|3c6h", *unreadable[:2],
+                                   "MATCHSTATE:1:5::|3c6h"],
+                                  lambda state: Action("c"), events)
+    assert bad == unreadable[:2] * 2 and received[-1] == "MATCHSTATE:1:5::|3c6h:c"
+    # Three in a row (comments and other lines between them do not count): stopped at the third,
+    # which is not reported as skipped.
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    with pytest.raises(UnreadableStateError) as error:
+        run_client(["MATCHSTATE:1:0::|3c6h", unreadable[0], "# note", "garbage", *unreadable[1:],
+                    "MATCHSTATE:1:4::|3c6h"], lambda state: Action("c"), events)
+    assert str(error.value).startswith(
+        "cannot read the dealer's state 3 times in a row, the last: 'MATCHSTATE:1:3:cr:|3c6h'")
+    assert bad == [unreadable[0], "garbage", unreadable[1]]
+
+
+def test_connection_errors_are_gambler_errors_but_not_bad_input():
+    from gambler.errors import GamblerError
+    from gambler.protocol import MatchError, ProtocolError
+    from gambler.protocol.dealer import MatchFailed
+
+    for kind in (ConnectionClosed, LineTimeout, MatchFailed):
+        assert issubclass(kind, MatchError) and issubclass(kind, GamblerError)
+        assert not issubclass(kind, (ProtocolError, ValueError))
+    left, right = socket.socketpair()
+    with pytest.raises(GamblerError, match=r"no complete line within 0\.05 s"):
+        LineReader(right).read_line(timeout=0.05)
+    left.close()
 
 
 @pytest.mark.parametrize("decision", [

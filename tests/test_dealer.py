@@ -270,6 +270,34 @@ def test_bad_arguments_give_one_line(argv, message, tmp_path):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("seed", ["abc", "4294967296", "1.5"])
+def test_a_bad_seed_has_the_wording_of_every_seed(seed, tmp_path):
+    result = subprocess.run([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
+                             "10", seed, "a", "b"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"gambler-dealer: error: Invalid value for 'SEED': {seed!r} is not a seed: seeds are "
+        "whole numbers from 0 to 4,294,967,295 (see --help)"]
+
+
+def test_set_up_failures_are_one_error_line_before_any_port(tmp_path):
+    dealer = [sys.executable, "-m", "gambler.protocol.dealer_cli"]
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # a port in use
+        port = busy.getsockname()[1]
+        result = subprocess.run([*dealer, "m", NOLIMIT, "10", "1", "a", "b", "-p", f"{port},0"],
+                                cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"gambler-dealer: error: could not create listen socket for player 1 on "
+        f"127.0.0.1:{port}: Address already in use"]
+    result = subprocess.run([*dealer, "nosuch/m", NOLIMIT, "10", "1", "a", "b"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "gambler-dealer: error: cannot write the log nosuch/m.log: No such file or directory"]
+
+
 def test_same_seed_same_cards_different_seed_different_cards(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     boards = []

@@ -1,5 +1,6 @@
 """Every command's plumbing: the numba cache directory gambler chooses when NUMBA_CACHE_DIR is
-unset, start-up without numba, --version and help on every option, output paths checked first."""
+unset, start-up without numba, --version and help on every option, output paths checked first,
+and `python -m gambler`'s list of the commands."""
 
 import os
 import subprocess
@@ -13,7 +14,8 @@ PROBE = "import numba, gambler.jit; print(numba.config.CACHE_DIR)"
 
 
 def cache_dir_with(env_changes: dict) -> str:
-    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("NUMBA_CACHE_DIR", "GAMBLER_CACHE", "XDG_CACHE_HOME")}
     env.update(env_changes)
     return subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -22,6 +24,12 @@ def cache_dir_with(env_changes: dict) -> str:
 def test_per_user_cache_directory(tmp_path):
     chosen = Path(cache_dir_with({"XDG_CACHE_HOME": str(tmp_path)}))
     assert chosen.parent == tmp_path / "gambler" / "numba" and chosen.is_dir()
+
+
+def test_gambler_cache_wins_over_the_cache_home(tmp_path):
+    chosen = Path(cache_dir_with({"GAMBLER_CACHE": str(tmp_path / "root"),
+                                  "XDG_CACHE_HOME": str(tmp_path / "xdg")}))
+    assert chosen.parent == tmp_path / "root" / "numba" and not (tmp_path / "xdg").exists()
 
 
 def test_falls_back_to_temp_when_the_cache_home_is_unusable(tmp_path):
@@ -117,3 +125,23 @@ def test_a_plot_without_matplotlib_is_refused_before_the_work(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == ("gambler-games: error: --plot needs matplotlib: pip install "
                                      "'gambler[plot]' (see --help)")
+
+
+def test_python_m_gambler_lists_every_command_with_its_own_help():
+    import importlib
+    import inspect
+
+    with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
+        scripts = tomllib.load(file)["project"]["scripts"]
+    result = subprocess.run([sys.executable, "-m", "gambler"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0 and result.stderr == ""
+    header, *rows = result.stdout.splitlines()
+    assert header.startswith("gambler ") and "commands" in header
+    listed = dict(row.strip().split(None, 1) for row in rows)
+    assert list(listed) == sorted(scripts) and "gambler-cache" in listed
+    for name, target in scripts.items():
+        help_text = importlib.import_module(target.split(":")[0]).command.help
+        first_paragraph = " ".join(inspect.cleandoc(help_text).split("\n\n")[0].split())
+        assert first_paragraph.startswith(listed[name].removesuffix("…")), name
+        assert len(listed[name]) >= min(40, len(first_paragraph)), name

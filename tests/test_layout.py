@@ -34,7 +34,7 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
     """What `pip install gambler` puts in site-packages: `gambler/` and its metadata, nothing
     else (no top-level `bot`, `protocol`, ... to clash with other packages)."""
     source = tmp_path / "source"  # a copy: setuptools writes build/ next to the sources
-    for name in (*FOLDERS, "gambler"):
+    for name in (*FOLDERS, "gambler", "experiments"):
         shutil.copytree(ROOT / name, source / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("pyproject.toml", "README.md"):
@@ -53,3 +53,60 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
                      "gambler/configs/games/holdem.nolimit.2p.reverse_blinds.game",
                      "gambler/configs/train/default.yaml"):
         assert expected in names
+    # configs/ ships what a user runs and nothing else: the game files, the shipped profiles and
+    # the default training config; experiment arms and the configs behind them stay in the clone.
+    shipped = {name for name in names if name.startswith("gambler/configs/")
+               and not name.endswith((".py", ".pyc"))}
+    expected_configs = {f"gambler/{path.relative_to(ROOT).as_posix()}"
+                        for folder, pattern in (("games", "*.game"), ("params", "*.yaml"))
+                        for path in (ROOT / "configs" / folder).glob(pattern)}
+    assert shipped == expected_configs | {"gambler/configs/train/default.yaml"}
+    assert not [name for name in names if "experiments" in name or "ablations" in name]
+
+
+def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
+    """configs/ has no experiment folder; every profile in configs/params loads; the default
+    training config is the only one in configs/train; every training config under experiments/
+    parses and starts from a profile that exists, run from the repository's root."""
+    import os
+
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.training.config import load_config
+
+    assert sorted(path.name for path in (ROOT / "configs").iterdir()
+                  if path.is_dir() and path.name != "__pycache__") == ["games", "params", "train"]
+    assert [path.name for path in (ROOT / "configs" / "train").glob("*.yaml")] == ["default.yaml"]
+    for path in (ROOT / "configs" / "params").glob("*.yaml"):
+        resolve_strategy(str(path))
+    configs = [path for path in (ROOT / "experiments").rglob("*.yaml")
+               if "start:" in path.read_text() and "thresholds" not in path.read_text()]
+    assert len(configs) >= 10
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        for path in configs:
+            config = load_config(path.relative_to(ROOT))
+            if not config.start.startswith("runs/"):  # a later pass starts from a run's best
+                resolve_strategy(config.start)
+    finally:
+        os.chdir(here)
+
+
+def test_every_shipped_profile_names_how_it_was_made():
+    """Each file in configs/params has a provenance; a trained one names the gambler-train commands
+    that made it, a searched one the search command; every config or profile path it names exists
+    in the clone (experiments/ or configs/), and so does every document it points to."""
+    import re
+
+    import yaml
+
+    for path in sorted((ROOT / "configs" / "params").glob("*.yaml")):
+        profile = yaml.safe_load(path.read_text())
+        provenance = profile.get("provenance") or ""
+        assert provenance, f"{path.name}: no provenance"
+        if profile.get("training"):
+            assert "gambler-train" in provenance, path.name
+        if "search" in (profile.get("description") or ""):
+            assert "python -m gambler.training.search" in provenance, path.name
+        for named in re.findall(r"(?:configs|experiments|docs)/[\w./-]+\.(?:yaml|md)", provenance):
+            assert (ROOT / named).exists(), f"{path.name}: {named} does not exist"

@@ -19,8 +19,8 @@ from lbr_reference import ReferenceBot, reference_lbr_hand
 from gambler.protocol import load_game
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
-from gambler.training.lbr import (ActionSetError, holding_preflop_v, lbr_hand, parse_action_sets,
-                          run_lbr)
+from gambler.training.lbr import (ActionSetError, format_action_sets, holding_preflop_v, lbr_hand,
+                                  parse_action_sets, run_lbr)
 
 GAME = load_game(NOLIMIT)
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
@@ -172,3 +172,92 @@ def test_lbr_command_json_and_errors(tmp_path):
     bad = lbr_cli("seed", "--actions", "C,C,FPA,FCPA")
     assert bad.returncode == 1 and bad.stderr.startswith("gambler-lbr: error: action sets")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_action_sets_read_either_case_and_parsed_sets_pass_through():
+    bits = parse_action_sets("c,Fchpa,c,cA")
+    assert bits.tolist() == parse_action_sets("C,FCHPA,C,AC").tolist() == [2, 31, 2, 18]
+    assert format_action_sets(bits) == "C,FCHPA,C,CA"  # upper case, letters in FCHPA order
+    assert parse_action_sets(bits) is bits  # parsed once, handed on without a second parse
+    for bad in (bits[:3], np.array([2, 2, 27, 1]), np.array([2, 2, 27, 64]),
+                bits.astype(np.float64)):
+        with pytest.raises(ActionSetError, match="not 4 parsed sets"):
+            parse_action_sets(bad)
+    with pytest.raises(ActionSetError, match="unknown action 'X'"):
+        parse_action_sets("c,c,fcpx,fcpa")
+
+
+def test_lbr_help_names_every_baseline_exploiter_and_shipped_profile():
+    from gambler.bot.exploiters import EXPLOITERS
+    from gambler.bot.params import shipped_profile_names
+    from gambler.bot.strategies import BASELINES
+
+    for module in ("gambler.training.lbr_cli", "gambler.training.match_cli"):
+        result = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        text = " ".join(result.stdout.split())  # click wraps the lines
+        assert "{strategies}" not in text
+        assert f"an exploiter ({', '.join(EXPLOITERS)})" in text
+        assert f"a baseline ({', '.join(BASELINES)})" in text
+        assert f"a shipped profile ({', '.join(shipped_profile_names())})" in text
+
+
+def test_lbr_command_rounds_odd_hands_echoes_upper_case_and_counts_breakdown_rows(tmp_path):
+    path = tmp_path / "giveup.yaml"
+    path.write_text(give_up_profile().to_yaml())
+    result = lbr_cli(str(path), "--hands", "3", "--seed", "3", "--actions", "c,c,fcpa,fcpa",
+                     "--breakdown")
+    assert result.returncode == 0, result.stderr
+    # The same note, word for word, as gambler-match's.
+    assert result.stderr == ("gambler-lbr: note: --hands 3 rounded up to 4 (whole duplicate "
+                             "deals: each deal is played twice, the seats swapped)\n")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"LBR vs {path}: +750.0 mbb/hand ± 0.0 (95% CI) over 4 hands "
+                               "(2 duplicate deals, seed 3), actions C,C,FCPA,FCPA, ")
+    assert lines[1] == ("  all-in adjusted: +750.0 ± 0.0; LBR in position 0 (big blind): "
+                        "+500.0 ± 0.0, in position 1: +1,000.0 ± 0.0")
+    assert lines[3].split() == ["hands", "share", "LBR", "mbb/hand", "of", "its", "winnings",
+                                "LBR's", "first", "bet", "or", "raise"]
+    # 2 of the 4 hands each: LBR bets the turn in the small blind (the bot folds: +100 chips),
+    # and never bets in the big blind (the bot folds preflop: +50).
+    assert [line.split()[:4] for line in lines[4:]] == [["2", "50.0%", "+1,000", "66.7%"],
+                                                       ["2", "50.0%", "+500", "33.3%"]]
+    as_json = lbr_cli(str(path), "--hands", "3", "--seed", "3", "--actions", "c,c,fcpa,fcpa",
+                      "--breakdown", "--json")
+    report = json.loads(as_json.stdout)
+    assert (report["hands"], report["actions"]) == (4, "C,C,FCPA,FCPA")
+    assert sorted(row["hand_count"] for row in report["breakdown"]) == [2, 2]
+
+
+def test_lbr_command_parses_its_action_sets_once(monkeypatch):
+    from click.testing import CliRunner
+
+    import gambler.training.lbr as lbr
+    from gambler.training.lbr_cli import command
+
+    texts = []
+    parse = lbr.parse_action_sets
+
+    def counting(sets, rounds=4):
+        if isinstance(sets, str):
+            texts.append(sets)
+        return parse(sets, rounds)
+
+    monkeypatch.setattr(lbr, "parse_action_sets", counting)
+    result = CliRunner().invoke(command, ["call", "--hands", "2", "--actions", "c,c,fcpa,fcpa",
+                                          "--json"])
+    assert result.exit_code == 0, result.output
+    assert texts == ["c,c,fcpa,fcpa"]
+    assert json.loads(result.output)["actions"] == "C,C,FCPA,FCPA"
+
+
+@pytest.mark.parametrize("module", ["gambler.training.lbr_cli", "gambler.training.match_cli"])
+def test_seeds_have_one_range_and_wording(module):
+    args = ["seed"] if module.endswith("lbr_cli") else ["seed", "call"]
+    result = subprocess.run([sys.executable, "-m", module, *args, "--seed", "4294967296"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "'4294967296' is not a seed: seeds are whole numbers from 0 to 4,294,967,295" \
+        in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

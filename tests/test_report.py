@@ -199,3 +199,76 @@ def test_hands_with_other_hole_cards_are_not_a_duplicate_deal(tmp_path):
                    "STATE:1:r300f:2c3d|AsKd:-100|100:b|a\n")
     payload, by_name = players(log)
     assert payload["duplicate"] is True and by_name["a"]["result"]["units"] == 1
+
+
+def test_the_bots_own_log_reads_as_the_dealers_log_does(tmp_path):
+    """`gambler --log` writes one line per hand after its decision lines; read without --game
+    (it names none, its raises carry sizes: no-limit), the bot's side ("gambler") and the
+    other seat ("opponent") get the very numbers the dealer's log gives the two seats."""
+    from acpc_support import NOLIMIT
+
+    errors = open(tmp_path / "dealer.err", "w")
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
+                               "60", "5", "one", "two", "-q"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=errors, text=True)
+    ports = dealer.stdout.readline().split()
+    bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port,
+                              "--params", name, "--quiet", *extra], cwd=tmp_path,
+                             stderr=subprocess.PIPE, text=True)
+            for port, name, extra in zip(ports, ("seed", "random"), (["--log", "bot.log"], []))]
+    for bot in bots:
+        bot.communicate(timeout=300)
+    dealer.communicate(timeout=60)
+    errors.close()
+    assert dealer.returncode == 0 and all(bot.returncode == 0 for bot in bots)
+    bot_log = tmp_path / "bot.log"
+    assert any(line.startswith("decision ") for line in bot_log.read_text().splitlines())
+    payload, by_name = players(bot_log)
+    dealer_payload, by_seat = players(tmp_path / "m.log")
+    assert payload["hands"] == dealer_payload["hands"] == 60
+    assert set(by_name) == {"gambler", "opponent"}
+    for name, seat in (("gambler", "one"), ("opponent", "two")):
+        assert by_name[name] == by_seat[seat] | {"name": name}
+    assert report(bot_log).stdout.splitlines()[2].startswith("gambler: 60 hands, ")
+
+
+def test_the_game_comes_from_the_header_or_else_the_raises(tmp_path):
+    limit = ACPC / "example-limit.log"  # its header names holdem.limit.2p.reverse_blinds.game
+    score = limit.read_text().strip().splitlines()[-1]  # SCORE:<seat values>:<names>
+    totals = dict(zip(score.split(":")[2].split("|"), map(float, score.split(":")[1].split("|"))))
+    _, by_name = players(limit)
+    assert {name: player["chips"] for name, player in by_name.items()} == totals
+    # Without the header its bare `r` raises say limit: the same hands.
+    headless = tmp_path / "headless.log"
+    headless.write_text("".join(line + "\n" for line in limit.read_text().splitlines()
+                                if not line.startswith("#")))
+    assert players(headless)[1] == by_name
+    # A header naming a game that is nowhere to be found asks for --game.
+    lost = tmp_path / "lost.log"
+    lost.write_text("# name/game/hands/seed m /nowhere/mine.game 1 5\n"
+                    + limit.read_text().splitlines()[4] + "\n")
+    result = report(lost)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith(f"gambler-report: error: {lost}: its header names the game "
+                                    "'/nowhere/mine.game'") and "pass --game FILE" in result.stderr
+    # No raise at all: limit and no-limit cannot be told apart.
+    calm = tmp_path / "calm.log"
+    calm.write_text("STATE:0:cc/cc/cc/cc:AsKd|2c3d/AhKh9s/7c/4d:100|-100:a|b\n")
+    result = report(calm)
+    assert result.returncode == 1 and result.stderr == (
+        f"gambler-report: error: {calm}: cannot tell the game: no header names one and the "
+        "betting shows no raise; pass --game FILE\n")
+    nolimit = "holdem.nolimit.2p.reverse_blinds.game"
+    assert players(calm, "--game", nolimit)[1]["a"]["chips"] == 100
+    # Sized and bare raises in one log; and logs of two games in one report.
+    calm.write_text("STATE:0:r300f:AsKd|2c3d:-100|100:a|b\nSTATE:1:rf:AsKd|2c3d:-10|10:a|b\n")
+    assert "raises with and without sizes; pass --game FILE" in report(calm).stderr
+    result = report(MINI, limit)
+    assert result.returncode == 1
+    assert "a hand of another game than" in result.stderr and "one game at a time" in result.stderr
+
+
+def test_the_summary_separates_thousands():
+    lines = report(MINI).stdout.splitlines()
+    assert lines[2] == "a: 3 hands, +300 chips, +1,000.0 ± 2,263.2 mbb/hand"
+    assert lines[3].startswith("  all-in adjusted: +1,000.0 ± 2,263.2 ")

@@ -123,3 +123,56 @@ def test_bad_log_lines_name_the_line(line, message):
     with pytest.raises(ProtocolError, match=message) as error:
         parse_log(GAME, ["# a comment", line], "m.log")
     assert str(error.value).startswith("m.log:2: ")
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+def test_three_handed_hands_are_log_errors_not_bare_value_errors():
+    from gambler.errors import GamblerError
+    from gambler.protocol.betting import parse_betting
+    from gambler.protocol.logs import LoggedHand, LogError
+    from gambler.training.report import build_report
+
+    game = load_game(ACPC / "games" / "holdem.nolimit.3p.game")
+    betting = parse_betting(game, "r20000cc///")  # all in preflop: the adjustment applies
+    holes = tuple(tuple(parse_cards(text)) for text in ("AsAd", "KsKd", "QsQd"))
+    hand = LoggedHand(7, betting, holes, tuple(parse_cards("2c3c4c5d7h")),
+                      betting.payoffs(holes, parse_cards("2c3c4c5d7h")), ("a", "b", "c"), "m.log:9")
+    assert issubclass(LogError, GamblerError)
+    with pytest.raises(LogError, match="^m.log:9: the all-in adjustment is for heads-up hands, "
+                                       "this one has 3 players"):
+        adjusted_values(hand)
+    with pytest.raises(LogError, match="^m.log:9: gambler-report reads heads-up logs"):
+        build_report([[hand]])
+
+
+@pytest.mark.parametrize("line, message", [
+    ("4 0 AsKd| r300f +100", "result '\\+100' is not the hand's payoff -100 for position 0"),
+    ("4 2 AsKd| r300f -100", "bad position '2'"),
+    ("4 0 |2c3d r300f +100", "no hole cards for the bot's position 0"),
+    ("4 0 AsKd| r300 +100", "not a finished hand"),
+    ("4 0 AsKd|", "not <hand> <position> <cards> <betting> <result>"),
+])
+def test_bad_bot_log_lines_name_the_line(line, message):
+    from gambler.protocol.logs import LogError
+
+    with pytest.raises(LogError, match=message) as error:
+        parse_log(GAME, ["# hand position cards betting result", "decision 4 1 preflop v=0.1",
+                         line], "bot.log")
+    assert str(error.value).startswith("bot.log:3: ")
+
+
+def test_a_bot_log_line_reads_as_the_dealers_line_of_the_same_hand():
+    """The bot's view of a showdown (both holes shown) and of a fold (the other's hidden)."""
+    from gambler.protocol.logs import parse_bot_hand_line
+
+    state = parse_state_line(GAME, "STATE:2:r300c/r600f:AsKd|2c3d/AhKh9s:300|-300:a|b")
+    bot = parse_bot_hand_line(GAME, "2 0 AsKd|/AhKh9s r300c/r600f +300")
+    assert (bot.hand, bot.betting, bot.board, bot.values) == (2, state.betting, state.board,
+                                                              state.values)
+    assert bot.names == ("gambler", "opponent") and bot.hole_cards[1] == ()
+    swapped = parse_bot_hand_line(GAME, "1 1 2c3d|AsKd/AhKh9s/7c/4d cc/cc/cc/cc +100")
+    assert swapped.names == ("opponent", "gambler") and swapped.values == (-100.0, 100.0)
+    with pytest.raises(ProtocolError, match="either the dealer's STATE lines or the bot's"):
+        parse_log(GAME, ["STATE:2:r300c/r600f:AsKd|2c3d/AhKh9s:300|-300:a|b",
+                         "2 0 AsKd|/AhKh9s r300c/r600f +300"], "mixed.log")

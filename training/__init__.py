@@ -1,1 +1,2 @@
-"""Self-play engine, duplicate evaluation, simulated annealing and matches (issue #5)."""
+"""Self-play engine, duplicate evaluation, simulated annealing, local best response and
+matches: deal sets -> fast engine -> duplicate evaluation -> annealing (`gambler-train`)."""

@@ -1,7 +1,7 @@
 """A paired A/B of two profiles: A - B against each opponent on the same deals, and in what a
 local best response wins against each on the same LBR deals.
 
-    python -m gambler.training.ab configs/ablations/pass1-full.yaml configs/ablations/pass1-price-off.yaml
+    python -m gambler.training.ab experiments/v2-ingredients/pass1-full.yaml experiments/v2-ingredients/pass1-price-off.yaml
     python -m gambler.training.ab default A.yaml --seed 7 --hands 100000 --lbr-seed 1 --lbr-hands 20000
 
 Both profiles play the same duplicate deals against each opponent, so the difference is taken

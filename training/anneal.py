@@ -40,6 +40,11 @@ The run, step by step:
 Everything random comes from one numpy generator seeded by the run's seed, and the evaluation is
 deterministic, so a run is reproducible; after every step the state is checkpointed atomically,
 and a resumed run continues exactly where the checkpoint left it.
+
+What a run is doing is told as it happens: `Trainer.notify` (a callable taking one line of text)
+hears each set-up phase (deal sets read or computed, with an estimate of how long before a
+computation, LBR's holding tables, the start profile's scoring, the final LBR report), and
+`progress` each step's record.
 """
 
 from __future__ import annotations
@@ -55,8 +60,10 @@ import numpy as np
 
 from gambler.bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
 from gambler.bot.strategies import resolve_strategy
+from gambler.errors import GamblerError
 from gambler.training.config import TrainConfig
-from gambler.training.deals import cached_deal_set
+from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_CORE_SECONDS,
+                                    cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
 from gambler.training.lbr import LbrDeals, run_lbr
 from gambler.training.engine import encode_rules, encode_strategy
@@ -66,6 +73,11 @@ VALIDATION_OFFSET = 100  # the validation deals are those of seed deal_seed + 10
 REPORT_OFFSET = 200      # LBR's report on the best profile plays the deals of lbr seed + 200
 LOG = "log.jsonl"
 SELF = ("best", "hall")  # pool names that stand for the run's own profiles
+
+
+class RunError(GamblerError):
+    """A run directory that cannot be used: no checkpoint to resume from, a damaged one, a log
+    that cannot be read."""
 
 
 def parameter_order(labels: list[str]) -> list[int]:
@@ -135,7 +147,8 @@ class RunState:
     hands: int = 0
     lbr_hands: int = 0                    # hands LBR played (when the objective includes it)
     elapsed: float = 0.0                  # seconds inside the steps (for --hours)
-    wall: float = 0.0                     # the run's wall time, resumed sessions summed
+    wall: float = 0.0                     # the run's wall time: every session from its start
+                                          # (set-up included) to its last checkpoint, summed
     log_lines: int = 0
     rng: dict = field(default_factory=dict)
     template: str = ""                    # the starting profile (YAML): what the vectors fill in
@@ -188,6 +201,18 @@ class Trainer:
         self.deal_progress = None
         self.lbr = config.lbr
         self._lbr_deals: dict[int, LbrDeals] = {}
+        #: one line of text -> None: told each set-up phase as it starts (None: silent)
+        self.notify = None
+        #: measure LBR against the final best profile (`lbr.report_hands`); False skips it
+        self.report_lbr = True
+        #: the session's start (time.perf_counter()): its wall time so far is added to that of
+        #: the earlier sessions in each checkpoint. A front end sets it to when it started.
+        self.session_started = time.perf_counter()
+        self._wall_before = state.wall
+
+    def _say(self, text: str) -> None:
+        if self.notify is not None:
+            self.notify(text)
 
     def profile(self, vector) -> Profile:
         return self.template.with_tunable(vector)
@@ -217,10 +242,15 @@ class Trainer:
         return trainer
 
     @classmethod
-    def resume(cls, run_dir: Path, game, backend: Backend, progress=None) -> Trainer:
-        payload = json.loads((run_dir / CHECKPOINT).read_text())
-        state = RunState(**payload)
-        config = TrainConfig(**state.config)
+    def resume(cls, run_dir: Path, game, backend: Backend, progress=None,
+               state: RunState | None = None) -> Trainer:
+        """The run in `run_dir`, from its checkpoint (or `state`, read from it by `load_state`),
+        to continue where the checkpoint left it."""
+        state = state or load_state(run_dir)
+        try:
+            config = TrainConfig(**state.config)
+        except TypeError as error:
+            raise RunError(f"{run_dir / CHECKPOINT}: config: {error}") from None
         # Steps logged after the last checkpoint are done again: drop them from the log.
         lines = (run_dir / LOG).read_text().splitlines(keepends=True)[:state.log_lines]
         (run_dir / LOG).write_text("".join(lines))
@@ -228,22 +258,77 @@ class Trainer:
 
     # --- evaluation -----------------------------------------------------------------------------
 
-    def _deals(self, seed: int, count: int):
-        """A deal set and its file, read from the disk cache once per run."""
+    def _deals(self, seed: int, count: int, role: str):
+        """A deal set and its file, read from the disk cache once per run; `role` names it on
+        the set-up lines ("training deals")."""
         key = (seed, count)
         if key not in self._deal_sets:
             started = time.perf_counter()
+            computed = []
+
+            def announce(deals: int) -> None:
+                computed.append(deals)
+                self._say(f"computing the win rates of {deals:,} {role} (deal seed {seed}): "
+                          f"{_about(estimate_seconds(deals, DEAL_CORE_SECONDS))}")
+
             if self.deal_progress is None:
-                self._deal_sets[key] = cached_deal_set(seed, 0, count)
+                self._deal_sets[key] = cached_deal_set(seed, 0, count, announce=announce)
             else:
                 with self.deal_progress(f"win rates of deal set {seed}", count) as update:
-                    self._deal_sets[key] = cached_deal_set(seed, 0, count, progress=update)
-            self._deal_seconds += time.perf_counter() - started
+                    self._deal_sets[key] = cached_deal_set(seed, 0, count, progress=update,
+                                                           announce=announce)
+            seconds = time.perf_counter() - started
+            self._deal_seconds += seconds
+            if computed:
+                self._say(f"computed the win rates of {computed[0]:,} {role} in "
+                          f"{format_duration(seconds)}")
+            else:
+                self._say(f"read {count:,} {role} (deal seed {seed}) from the cache")
         return self._deal_sets[key]
+
+    def _prepare_lbr(self, seed: int, hands: int) -> None:
+        """Compute (or find in the cache) LBR's deals and holding tables for `hands` hands of
+        `seed`, saying first how long a computation will take (LBR would otherwise compute them
+        silently as it plays). The holding tables are most of it: about ten times a deal set's
+        cost a deal."""
+        count = (hands + 1) // 2
+        offset = seed - self.lbr["deal_seed"]
+        role = {0: "LBR training deals", VALIDATION_OFFSET: "LBR validation deals",
+                REPORT_OFFSET: "LBR report deals"}.get(offset, f"LBR fresh deals of set {offset}")
+        started = time.perf_counter()
+        announced = []
+        for start in range(0, count, HOLDINGS_CHUNK):
+            def announce_tables(_, remaining=count - start):
+                if not announced:
+                    announced.append(remaining)
+                    seconds = estimate_seconds(remaining, HOLDINGS_CORE_SECONDS) \
+                        + estimate_seconds(count, DEAL_CORE_SECONDS)
+                    self._say(f"computing LBR's holding tables (every holding's win rate on "
+                              f"each street: the slow part of LBR's set-up) for {remaining:,} "
+                              f"{role} (LBR seed {seed}): {_about(seconds)}")
+            cached_holding_rates(seed, start, min(HOLDINGS_CHUNK, count - start),
+                                 announce_tables)
+
+        def announce_deals(deals: int) -> None:
+            if not announced:
+                announced.append(deals)
+                self._say(f"computing the win rates of {deals:,} {role} (LBR seed {seed}): "
+                          f"{_about(estimate_seconds(deals, DEAL_CORE_SECONDS))}")
+
+        cached_deal_set(seed, 0, count, announce=announce_deals)
+        seconds = time.perf_counter() - started
+        self._deal_seconds += seconds
+        if announced:
+            self._say(f"computed the tables of {count:,} {role} in {format_duration(seconds)}")
+        else:
+            self._say(f"read {count:,} {role} and their holding tables (LBR seed {seed}) from "
+                      "the cache")
 
     def _lbr_chips(self, profile: Profile, seed: int, hands: int) -> np.ndarray:
         """LBR's chips per deal (both seats) against `profile` on the LBR deals of `seed`; the
         deals' holding tables stay in memory for the run (a few, the oldest dropped)."""
+        if (seed, hands) not in self._lbr_deals:
+            self._prepare_lbr(seed, hands)
         deals = kept(self._lbr_deals, (seed, hands), lambda: LbrDeals(seed, hands, keep=True))
         result = run_lbr(profile, self.game, actions=self.lbr["actions"], deals=deals)
         self.state.lbr_hands += 2 * deals.count
@@ -293,9 +378,11 @@ class Trainer:
         run's own profiles, which it would only meet in self-play, where duplicate deals cancel
         exactly, take the mean of the others')."""
         config = self.config
-        deals, path = self._deals(config.deal_seed, config.deals)
+        deals, path = self._deals(config.deal_seed, config.deals, "training deals")
         start = self.profile(self.state.best)
         names = sorted(self.fixed)
+        self._say(f"measuring the start profile's spread against {len(names):,} opponents on "
+                  f"{len(deals):,} training deals (for normalize)")
         pairs = [(*encode_strategy(start), *encode_strategy(self.fixed[name])) for name in names]
         results = self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)
         self.state.hands += 2 * len(deals) * len(names)
@@ -325,15 +412,22 @@ class Trainer:
 
     def run(self) -> Profile:
         config = self.config
-        session_started, wall_before = time.perf_counter(), self.state.wall
         order = parameter_order(self.labels)
         total = self.state.target_steps or self.schedule_steps
-        train_deals, train_path = self._deals(config.deal_seed, config.deals)
+        train_deals, train_path = self._deals(config.deal_seed, config.deals, "training deals")
         if config.normalize and not self.state.scales:
             self._measure_scales()
         if self.state.best_score is None:  # the starting profile's score, for the progress line
+            self._say(f"scoring the start profile ({config.start}) on the validation deals")
             self.state.best_score = self.validate(self.profile(self.state.best))
             self.checkpoint()
+        if not self.state.finished():
+            if self.state.target_steps is not None:
+                target = f"of {self.state.target_steps:,}"
+            else:
+                left = self.state.target_seconds - self.state.elapsed
+                target = f"({format_duration(left)} of steps to go)"
+            self._say(f"set-up done; annealing from step {self.state.step + 1:,} {target}")
         while not self.state.finished():
             started = time.perf_counter()
             deal_seconds_before = self._deal_seconds
@@ -365,7 +459,6 @@ class Trainer:
                     record.update(self._rescore(candidate, best))
             seconds = time.perf_counter() - started
             state.elapsed += seconds
-            state.wall = wall_before + time.perf_counter() - session_started
             hands = state.hands - hands_before
             playing = seconds - (self._deal_seconds - deal_seconds_before)  # deal sets apart
             record.update({"best_score": state.best_score["weighted"] if state.best_score
@@ -376,7 +469,7 @@ class Trainer:
             state.step += 1
             restart = config.restart_after
             if restart and state.step - max(state.best_step, state.restarted_at) >= restart:
-                state.current = list(state.best)  # back to the best (item 5)
+                state.current = list(state.best)  # back to the best (`restart_after`)
                 state.restarted_at = state.step
                 record["restarted"] = True
             self._log(record)
@@ -393,7 +486,7 @@ class Trainer:
         fresh = 1 + state.fresh_index % config.fresh_sets
         seed = config.deal_seed + fresh
         state.fresh_index += 1
-        deals, path = self._deals(seed, config.fresh_deals)
+        deals, path = self._deals(seed, config.fresh_deals, f"fresh deals of set {fresh}")
         profile = self.profile(candidate)
         weighted = self._objective_difference(deals, path, profile, best,
                                               {**self.pool, **self.held_out}, best)
@@ -412,7 +505,8 @@ class Trainer:
         """`profile` against each fixed opponent of the pool and the held-out ones on the
         validation deals: {"weighted": the pool's objective, "opponents": {name: score}}."""
         config = self.config
-        deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals)
+        deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals,
+                                  "validation deals")
         names = [name for name in {**self.pool, **self.held_out} if name not in SELF]
         pairs = [(*encode_strategy(profile), *encode_strategy(self.fixed[name]))
                  for name in names]
@@ -441,12 +535,15 @@ class Trainer:
         return scores
 
     def finish(self) -> Profile:
-        """The best profile, scored on the validation deals against each opponent, saved."""
-        return self.save_best(report=True)
+        """The best profile, scored on the validation deals against each opponent, saved (with
+        LBR's report on it unless `report_lbr` is off)."""
+        return self.save_best(report=self.report_lbr)
 
     def save_best(self, report: bool = True) -> Profile:
         """Write the best profile so far to RUN_DIR/best.yaml with its provenance and scores
-        (and, with `report`, LBR's result against it): at the end, and on an interrupt."""
+        (and, with `report`, LBR's result against it): at the end, and on an interrupt.
+        `training.seconds` is the run's wall time up to this write, every session's set-up and
+        the LBR report included; `training.step_seconds` the time inside the steps alone."""
         state = self.state
         config = self.config
         best = self.profile(state.best)
@@ -455,16 +552,20 @@ class Trainer:
         training = {"seed": state.seed, "config": state.config, "steps": state.step,
                     "accepted": state.accepted, "improvements": state.improvements,
                     "best_step": state.best_step, "hands_played": state.hands,
-                    "seconds": round(state.wall or state.elapsed, 1),
                     "step_seconds": round(state.elapsed, 1), "scores": state.best_score}
         if state.lbr_hands:
             training["lbr_hands_played"] = state.lbr_hands
         report_hands = self.lbr["report_hands"] if report else 0
         if report_hands:  # LBR against the result, on deals no step has seen
             seed = self.lbr["deal_seed"] + REPORT_OFFSET
+            self._prepare_lbr(seed, report_hands)
+            self._say(f"measuring LBR ({self.lbr['actions']}) against the best profile over "
+                      f"{report_hands:,} hands (LBR seed {seed})")
             result = run_lbr(best, self.game, report_hands, seed, self.lbr["actions"])
             training["lbr"] = _score_dict(result.score) | {"actions": self.lbr["actions"],
                                                            "seed": seed}
+        self._update_wall()
+        training["seconds"] = round(state.wall, 1)
         profile = Profile(best.rounds, name="trained",
                           description="Trained by gambler-train (per-parameter simulated "
                                       "annealing, duplicate self-play).",
@@ -484,9 +585,46 @@ class Trainer:
             os.fsync(log.fileno())
         self.state.log_lines += 1
 
+    def _update_wall(self) -> None:
+        self.state.wall = self._wall_before + time.perf_counter() - self.session_started
+
     def checkpoint(self) -> None:
         self.state.rng = self.rng.bit_generator.state
+        self._update_wall()
         _write_json_atomically(self.run_dir / CHECKPOINT, self.state.__dict__)
+
+
+def load_state(run_dir: Path) -> RunState:
+    """The state in `run_dir`'s checkpoint; a missing or damaged one raises `RunError`."""
+    path = run_dir / CHECKPOINT
+    try:
+        payload = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise RunError(f"{run_dir} has no {CHECKPOINT} to resume from") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise RunError(f"{path}: cannot read the checkpoint: {error}") from None
+    try:
+        return RunState(**payload)
+    except TypeError as error:
+        raise RunError(f"{path}: not a gambler-train checkpoint ({error})") from None
+
+
+def format_duration(seconds: float) -> str:
+    """`42 s`, `3 min 20 s`, `2 h 05 min`."""
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{seconds:.0f} s" if seconds >= 10 else f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+    return f"{int(seconds // 3600):,} h {int(seconds % 3600 // 60):02d} min"
+
+
+def _about(seconds: float) -> str:
+    """An estimate's wording: `about 18 s on 2 cores`."""
+    import numba
+
+    cores = numba.get_num_threads()
+    return f"about {format_duration(seconds)} on {cores} core{'s' if cores != 1 else ''}"
 
 
 def _score_dict(score: Score) -> dict:

@@ -66,6 +66,26 @@ _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "swe
              "steps_per_parameter": 1, "hall_of_fame": 0, "restart_after": 0}
 _PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin",
                    "probability", "size")
+_LBR_KEYS = ("weight", "actions", "hands", "deal_seed", "report_hands")
+#: Every top-level key, in default.yaml's order (`temperature` stands for temperature_start/end).
+_TOP_KEYS = ("start", "deals", "deal_seed", "fresh_deals", "fresh_sets", "opponents", "normalize",
+             "hall_of_fame", "held_out", "restart_after", "sweeps", "steps_per_parameter",
+             "temperature", "proposal", "lbr")
+
+
+def _known_keys(section: dict, known, name: str, source: str, noun: str = "key") -> None:
+    """Refuse a key of the mapping `name` that is not in `known`, naming it and the known ones.
+
+    An unquoted `actions: C,C,FCPA,FCPA` inside a YAML flow mapping (`lbr: {...}`) splits at the
+    commas into `actions: C` and keys `C`, `FCPA` with no value: that case gets a hint."""
+    for key in section:
+        if key in known:
+            continue
+        message = f"{source}: {name}: unknown {noun} {key!r} (known: {', '.join(known)})"
+        if isinstance(key, str) and section[key] is None and key \
+                and set(key.upper()) <= set("FCHPA"):
+            message += '; quote actions that contain commas: actions: "C,C,FCPA,FCPA"'
+        raise ConfigError(message)
 
 
 def parse_config(document, source: str = "<config>") -> TrainConfig:
@@ -74,11 +94,15 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
         document = {}
     if not isinstance(document, dict):
         raise ConfigError(f"{source}: expected a mapping of settings")
+    for key in document:
+        if not isinstance(key, str):
+            raise ConfigError(f"{source}: unknown key {key!r} (known: {', '.join(_TOP_KEYS)})")
     values: dict = {}
     for key, value in document.items():
         if key == "temperature":
-            if not isinstance(value, dict) or set(value) - {"start", "end"}:
-                raise ConfigError(f"{source}: temperature: expected start and end")
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: temperature: expected a mapping with start and end")
+            _known_keys(value, ("start", "end"), "temperature", source)
             for end in ("start", "end"):
                 if end in value:
                     values[f"temperature_{end}"] = _positive(value[end], f"temperature.{end}",
@@ -87,10 +111,8 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: proposal: expected a mapping by kind")
             merged = _default_proposal()
+            _known_keys(value, _PROPOSAL_KINDS, "proposal", source, noun="kind")
             for kind, scale in value.items():
-                if kind not in _PROPOSAL_KINDS:
-                    raise ConfigError(f"{source}: proposal: unknown kind {kind!r} "
-                                      f"(expected {', '.join(_PROPOSAL_KINDS)})")
                 merged[kind] = _positive(scale, f"proposal.{kind}", source)
             values["proposal"] = merged
         elif key == "lbr":
@@ -111,7 +133,7 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
                                   f"{_INTEGERS[key]}")
             values[key] = value
         else:
-            raise ConfigError(f"{source}: unknown key {key!r}")
+            raise ConfigError(f"{source}: unknown key {key!r} (known: {', '.join(_TOP_KEYS)})")
     config = TrainConfig(**values)
     if config.temperature_end > config.temperature_start:
         raise ConfigError(f"{source}: temperature.end must not exceed temperature.start")
@@ -152,6 +174,7 @@ def _parse_lbr(value, source: str) -> dict:
         raise ConfigError(f"{source}: lbr: expected a mapping (weight, actions, hands, deal_seed, "
                           "report_hands)")
     merged = _default_lbr()
+    _known_keys(value, _LBR_KEYS, "lbr", source)  # first: a stray key explains a bad value
     for key, item in value.items():
         if key == "weight":
             if isinstance(item, bool) or not isinstance(item, (int, float)) \
@@ -171,9 +194,6 @@ def _parse_lbr(value, source: str) -> dict:
             if isinstance(item, bool) or not isinstance(item, int) or item < least:
                 raise ConfigError(f"{source}: lbr.{key}: {item!r} must be an integer >= {least}")
             merged[key] = item
-        else:
-            raise ConfigError(f"{source}: lbr: unknown key {key!r} (expected weight, actions, "
-                              "hands, deal_seed, report_hands)")
     return merged
 
 

@@ -36,6 +36,22 @@ from gambler.jit import helper, njit
 
 CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
 
+#: Core-seconds per deal, measured (benchmarks/bench_training.py's machine, a 2-core x86 VM) for
+#: what `estimate_seconds` tells a user before a long computation: a deal set's exact v (almost
+#: all of it the two flops), and LBR's holding tables (every holding's v on three streets).
+DEAL_CORE_SECONDS = 0.003
+HOLDINGS_CORE_SECONDS = 0.03
+
+
+def estimate_seconds(deals: int, core_seconds: float = DEAL_CORE_SECONDS,
+                     cores: int | None = None) -> float:
+    """About how long computing `deals` deals takes on `cores` (default: numba's threads)."""
+    if cores is None:
+        import numba
+
+        cores = numba.get_num_threads()
+    return deals * core_seconds / max(1, cores)
+
 
 @helper
 def _draw(cards, top, uniform):
@@ -123,10 +139,10 @@ class DealSet:
 
 
 def deals_cache_dir() -> Path:
-    if os.environ.get("GAMBLER_DEALS"):
-        return Path(os.environ["GAMBLER_DEALS"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gambler" / "deals"
+    """`$GAMBLER_DEALS`, else `deals/` under gambler's cache root (`gambler.caches`)."""
+    from gambler import caches
+
+    return caches.deals_dir()
 
 
 def _method_name(samples: int | None) -> str:
@@ -231,13 +247,16 @@ def concatenate(parts: list[DealSet]) -> DealSet:
 
 
 def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None = None,
-                    progress: Callable[[int], None] | None = None) -> tuple[DealSet, Path]:
+                    progress: Callable[[int], None] | None = None,
+                    announce: Callable[[int], None] | None = None) -> tuple[DealSet, Path]:
     """The deal set from the cache, computed and stored first if missing: (deals, its file).
 
     A larger cached set of the same seed serves any prefix of it (the file returned is then the
     larger one, whose first `count` deals these are). A computation runs in blocks of `BLOCK`
     deals, each cached as it finishes, so an interrupted one resumes where it stopped; the
-    blocks make way for the whole set's file at the end."""
+    blocks make way for the whole set's file at the end. `announce(deals)` is told, once and
+    before any computing starts, how many deals at most are left to compute (never, when the
+    cache has them all): the moment to say how long it will take (`estimate_seconds`)."""
     path = _cache_path(seed, first_deal, count, samples)
     deals = _load_cached(path)
     if deals is None:
@@ -250,13 +269,24 @@ def cached_deal_set(seed: int, first_deal: int, count: int, samples: int | None 
         return deals, path
     _check_memory(count)
     if count <= BLOCK:
+        if announce is not None:
+            announce(count)
         deals = compute_deal_set(seed, first_deal, count, samples, progress)
         deals.save(path)
         return deals, path
     blocks = []
+    announced = announce is None
     for start in range(0, count, BLOCK):
         size = min(BLOCK, count - start)
-        block, _ = cached_deal_set(seed, first_deal + start, size, samples, progress)
+
+        def announce_rest(_, remaining=count - start):  # cached blocks before it say nothing
+            nonlocal announced
+            if not announced:
+                announced = True
+                announce(remaining)
+
+        block, _ = cached_deal_set(seed, first_deal + start, size, samples, progress,
+                                   announce_rest)
         blocks.append(block)
     deals = concatenate(blocks)
     deals.save(path)
@@ -272,7 +302,10 @@ HOLDINGS_CHUNK = 1000  # deals per cached file of holding win rates (about 32 MB
 
 
 def holdings_cache_dir() -> Path:
-    return deals_cache_dir().parent / "holdings"
+    """`holdings/` beside the deals folder (`gambler.caches.holdings_dir`)."""
+    from gambler import caches
+
+    return caches.holdings_dir()
 
 
 def _holding_rates_of(seed: int, start: int, count: int) -> np.ndarray:
@@ -285,11 +318,13 @@ def _holding_rates_of(seed: int, start: int, count: int) -> np.ndarray:
     return rates
 
 
-def cached_holding_rates(seed: int, start: int, count: int) -> np.ndarray:
+def cached_holding_rates(seed: int, start: int, count: int,
+                         announce: Callable[[int], None] | None = None) -> np.ndarray:
     """v of every holding on the flop, turn and river of deals start .. start + count - 1 of
     `seed`: float64[count, 3, 1326] (`evaluator.holdings`), within one chunk of
     `HOLDINGS_CHUNK` deals. Cached on disk per chunk; a full chunk's file serves any prefix of
-    it (deal i of a seed is the same in every set)."""
+    it (deal i of a seed is the same in every set). `announce(deals)` is told how many deals'
+    holdings are about to be computed, before computing them (never, when cached)."""
     chunk = start // HOLDINGS_CHUNK
     if (start + count - 1) // HOLDINGS_CHUNK != chunk or count < 1:
         raise ValueError("cached_holding_rates reads within one chunk")
@@ -304,6 +339,8 @@ def cached_holding_rates(seed: int, start: int, count: int) -> np.ndarray:
                 path.unlink(missing_ok=True)  # a damaged cache file: compute it again
     first = chunk * HOLDINGS_CHUNK
     size = start - first + count
+    if announce is not None:
+        announce(size)
     rates = _holding_rates_of(seed, first, size)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"s{seed}-d{first}-n{size}.npy"

@@ -31,9 +31,16 @@ from __future__ import annotations
 import numpy as np
 from numba import prange, uint64
 
-from gambler.evaluator.narrowing import range_aware_v
+from gambler.errors import GamblerError
+from gambler.evaluator.narrowing import narrowing_rounds, range_aware_v
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
+
+
+class EngineError(GamblerError, ValueError):
+    """What the engine cannot play: a game that is not heads-up, an unknown baseline, a
+    range-aware profile without the deals' cards."""
+
 
 # Strategy kinds.
 PROFILE, CALL, MIN_RAISE, ALL_IN, RANDOM, EXPLOITER = range(6)
@@ -80,7 +87,33 @@ HAND_STATE_SIZE = 17 + 2 * MAX_ACTIONS
 # START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
 # round's action codes and who made them; RAISED + p: the bitmask of rounds in which position p
 # raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
+
+# A strategy's parameter vector: `STRIDE` numbers per round, round r's at STRIDE * r + the offsets
+# below (a profile's, packed by `profile_vector`; an exploiter's seven numbers instead fill the
+# start of the vector, `exploiter_action`).
 STRIDE = 20  # a profile's numbers per round (`bot.params.STRIDE`)
+THRESHOLD_X = 0   # x, win rate: below it, mode 1 (give up: check, or fold to a bet)
+THRESHOLD_Y = 1   # y, win rate: below it (from x), mode 2 (call up to U)
+THRESHOLD_Z = 2   # z, win rate: below it (from y), mode 3 (raise to T); from it, mode 4 (bet on)
+CALL_0, CALL_1, CALL_2, CALL_3 = 3, 4, 5, 6      # p(v)'s c0..c3: U in chips, or pots (LEVELS)
+RAISE_0, RAISE_1, RAISE_2, RAISE_3 = 7, 8, 9, 10  # q(v)'s c0..c3: T in chips, or pots (LEVELS)
+LEVELS = 11        # 0: U and T are hand totals in chips; 1: in pots from the round's start
+PRICE = 12         # 1: facing a bet in modes 2 and 3, fold on price (PRICE_MARGIN); 0: above U
+PRICE_MARGIN = 13  # equity margin over the price to_call / (pot + to_call), a fraction
+SLOW_PLAY = 14     # probability that a mode 3 or 4 hand that could bet first checks instead
+BLUFF = 15         # probability that a mode 1 hand that could bet first bets
+BLUFF_SIZE = 16    # the bluff's size, in pots from the round's start
+NARROW = 17        # fraction of the opponent's holdings kept when it raised this round (1: off)
+# Offsets 18 and 19 are spare (0).
+
+# An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): its seven numbers.
+PREFLOP_CALL_V = 0  # win rate: preflop, facing a raise above PREFLOP_LIMIT, call from it
+PREFLOP_LIMIT = 1   # chips: the opponent's total above which a preflop raise is answered by v
+PROBE_BELOW_V = 2   # win rate: after the flop, not facing a bet, bet below it
+PROBE_FRACTION = 3  # that bet, in pots
+SHOVE_V = 4         # win rate: facing a bet after the flop, all in from it
+SMALL_BET = 5       # pots: facing a bet at most this times the pot before it, all in
+CALL_V = 6          # win rate: facing a larger bet after the flop, call from it, else fold
 
 
 @helper
@@ -224,11 +257,11 @@ def _level(params, offset, value, pot_levels, start, pot):
 def mixing_probability(params, round_, value):
     """The chance that a profile's plan for v this round is the mixed one (`bot.params`)."""
     base = STRIDE * round_
-    if value < params[base]:
-        return params[base + 15]      # bluff
-    if value < params[base + 1]:
+    if value < params[base + THRESHOLD_X]:
+        return params[base + BLUFF]
+    if value < params[base + THRESHOLD_Y]:
         return 0.0
-    return params[base + 14]          # slow play (modes 3 and 4)
+    return params[base + SLOW_PLAY]  # modes 3 and 4
 
 
 @helper
@@ -241,28 +274,28 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
     round began."""
     base = STRIDE * round_
     facing_bet = spent < max_spent
-    if value < params[base]:
+    if value < params[base + THRESHOLD_X]:
         if facing_bet:
             return FOLD_CODE, 0
         if mixed and raise_low >= 0:  # a bluff
-            target = np.int64(start + params[base + 16] * start_pot)
+            target = np.int64(start + params[base + BLUFF_SIZE] * start_pot)
             return RAISE_CODE, min(max(target, raise_low), raise_high)
         return CALL_CODE, 0
-    if mixed and not facing_bet and value >= params[base + 1]:  # slow play: check
+    if mixed and not facing_bet and value >= params[base + THRESHOLD_Y]:  # slow play: check
         return CALL_CODE, 0
-    pot_levels = params[base + 11] != 0.0
-    if value < params[base + 2] and facing_bet:
-        if params[base + 12] != 0.0:  # on price: fold if the equity is below price + margin
+    pot_levels = params[base + LEVELS] != 0.0
+    if value < params[base + THRESHOLD_Z] and facing_bet:
+        if params[base + PRICE] != 0.0:  # on price: fold if the equity is below price + margin
             to_call = max_spent - spent
-            if (1.0 + value) / 2.0 < to_call / (pot + to_call) + params[base + 13]:
+            if (1.0 + value) / 2.0 < to_call / (pot + to_call) + params[base + PRICE_MARGIN]:
                 return FOLD_CODE, 0
-        elif max_spent > _level(params, base + 3, value, pot_levels, start, start_pot):
+        elif max_spent > _level(params, base + CALL_0, value, pot_levels, start, start_pot):
             return FOLD_CODE, 0
-    if value < params[base + 1]:
+    if value < params[base + THRESHOLD_Y]:
         return CALL_CODE, 0
-    target = _level(params, base + 7, value, pot_levels, start, start_pot)
+    target = _level(params, base + RAISE_0, value, pot_levels, start, start_pot)
     can_raise = raise_low >= 0
-    if value < params[base + 2]:
+    if value < params[base + THRESHOLD_Z]:
         if can_raise and raise_low <= target:
             return RAISE_CODE, min(max(target, raise_low), raise_high)
         return CALL_CODE, 0
@@ -274,26 +307,26 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
 
 @helper
 def exploiter_action(params, round_, value, spent, max_spent, pot, raise_low, raise_high):
-    """(code, raise-to) of an exploiter (`bot.exploiters`, whose docstring has the rules): params
-    = preflop_call_v, preflop_limit, probe_below_v, probe_fraction, shove_v, small_bet, call_v."""
+    """(code, raise-to) of an exploiter (`bot.exploiters`, whose docstring has the rules) with
+    the numbers of `exploiter_vector`."""
     to_call = max_spent - spent
     can_raise = raise_low >= 0
     if round_ == 0:
-        if to_call > 0 and max_spent > params[1]:
-            return (CALL_CODE if value >= params[0] else FOLD_CODE), 0
+        if to_call > 0 and max_spent > params[PREFLOP_LIMIT]:
+            return (CALL_CODE if value >= params[PREFLOP_CALL_V] else FOLD_CODE), 0
         return CALL_CODE, 0
     if to_call == 0:
-        if can_raise and value < params[2]:
-            target = max_spent + np.int64(params[3] * pot)
+        if can_raise and value < params[PROBE_BELOW_V]:
+            target = max_spent + np.int64(params[PROBE_FRACTION] * pot)
             return RAISE_CODE, min(max(target, raise_low), raise_high)
         return CALL_CODE, 0
-    if value >= params[4]:
+    if value >= params[SHOVE_V]:
         if can_raise:
             return RAISE_CODE, raise_high
         return CALL_CODE, 0
-    if can_raise and to_call / (pot - to_call) <= params[5]:
+    if can_raise and to_call / (pot - to_call) <= params[SMALL_BET]:
         return RAISE_CODE, raise_high
-    return (CALL_CODE if value >= params[6] else FOLD_CODE), 0
+    return (CALL_CODE if value >= params[CALL_V] else FOLD_CODE), 0
 
 
 @helper
@@ -353,7 +386,13 @@ def is_mixed(kind, params, round_, value, mix_seed, hand_number, player):
     return chance > 0.0 and mixing_uniform(mix_seed, hand_number, round_, player) < chance
 
 
-NARROW = 17  # a profile's `narrow` in its round's `STRIDE` numbers (1: off)
+@helper
+def narrow_fractions(params):
+    """float64[4]: a profile's `narrow` per round (the `keep` of `evaluator.narrowing`)."""
+    keep = np.empty(4, dtype=np.float64)
+    for round_ in range(4):
+        keep[round_] = params[STRIDE * round_ + NARROW]
+    return keep
 
 
 @helper
@@ -380,16 +419,12 @@ def range_cache(deals: int) -> np.ndarray:
 
 @helper
 def ranged_value(value, params, raised, hole, board, round_, tables, preflop_v, cache):
-    """A range-aware profile's v for its plan this round (after the flop): against the
-    opponent's range narrowed by the rounds of `raised` whose `narrow` is below 1
-    (`evaluator.narrowing`), or the plain `value` if none or if that range is empty. `cache`
-    (float64[4, 16], or empty) holds this deal and position's results by round and bitmask."""
-    keep = np.empty(4, dtype=np.float64)
-    mask = np.int64(0)
-    for r in range(4):
-        keep[r] = params[STRIDE * r + NARROW]
-        if keep[r] < 1.0 and (raised >> r) & 1:
-            mask |= np.int64(1) << r
+    """A range-aware profile's v for its plan this round: against the opponent's range narrowed
+    by the rounds that narrow (`evaluator.narrowing.narrowing_rounds` of the opponent's raises
+    `raised`), or the plain `value` if none or if that range is empty. `cache` (float64[4, 16],
+    or empty) holds this deal and position's results by round and bitmask."""
+    keep = narrow_fractions(params)
+    mask = narrowing_rounds(raised, keep, round_)
     if mask == 0:
         return value
     if cache.shape[0] > 0 and not np.isnan(cache[round_, mask]):
@@ -447,7 +482,7 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
             code, amount, rng_state = random_action(rules, hand, player, rng_state)
         else:
             value = v[player, round_]
-            if ranged[player] and round_ > 0:
+            if ranged[player]:
                 if hand[PLAN_ROUND + player] != round_:  # the round's first decision: plan
                     hand[PLAN_ROUND + player] = round_
                     plan_v[player] = ranged_value(value, params[player],
@@ -483,10 +518,9 @@ def _range_context(kinds_and_params, holes, boards, preflop_v):
     a range-aware profile (which needs them, and the hand tables), empty arrays otherwise."""
     from gambler.evaluator.tables import load_tables
 
-    needed = any(kind == PROFILE and np.any(np.asarray(params).reshape(4, STRIDE)[:, NARROW] < 1)
-                 for kind, params in kinds_and_params)
+    needed = any(is_range_aware(kind, np.asarray(params)) for kind, params in kinds_and_params)
     if needed and (holes is None or boards is None):
-        raise ValueError("a range-aware profile (narrow < 1) needs the deals' cards: pass holes "
+        raise EngineError("a range-aware profile (narrow < 1) needs the deals' cards: pass holes "
                          "and boards")
     if holes is None or boards is None:
         holes = np.zeros((0, 2, 2), dtype=np.uint8)
@@ -635,7 +669,7 @@ def encode_rules(game) -> np.ndarray:
     no-limit flag, rounds, big blind, stacks[2], blinds[2], first player[4], raise sizes[4],
     maximum raises[4]."""
     if game.num_players != 2:
-        raise ValueError("the engine plays heads-up games only")
+        raise EngineError(f"the engine plays heads-up games only, not {game.num_players} players")
     rules = np.zeros(19, dtype=np.int64)
     rules[0] = 1 if game.no_limit else 0
     rules[1] = game.num_rounds
@@ -651,22 +685,53 @@ def encode_rules(game) -> np.ndarray:
 STRATEGY_NUMBERS = 4 * STRIDE  # the length of every strategy's vector in the engine
 
 
+def profile_vector(profile) -> np.ndarray:
+    """A `bot.params.Profile` as the engine reads it: float64[STRATEGY_NUMBERS], round r's numbers
+    at STRIDE * r + the offsets named beside `STRIDE`."""
+    vector = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
+    for round_, numbers in enumerate(profile.rounds):
+        base = STRIDE * round_
+        margin = numbers.price_margin
+        vector[base + THRESHOLD_X], vector[base + THRESHOLD_Y], vector[base + THRESHOLD_Z] = \
+            numbers.thresholds
+        vector[base + CALL_0:base + CALL_3 + 1] = numbers.call
+        vector[base + RAISE_0:base + RAISE_3 + 1] = numbers.raise_
+        vector[base + LEVELS] = float(numbers.levels == "pot")
+        vector[base + PRICE] = float(margin is not None)
+        vector[base + PRICE_MARGIN] = 0.0 if margin is None else margin
+        vector[base + SLOW_PLAY] = numbers.slow_play
+        vector[base + BLUFF] = numbers.bluff
+        vector[base + BLUFF_SIZE] = numbers.bluff_size
+        vector[base + NARROW] = numbers.narrow
+    return vector
+
+
+def exploiter_vector(rules) -> np.ndarray:
+    """A `bot.exploiters.ExploiterRules` as the engine reads it: float64[STRATEGY_NUMBERS], its
+    numbers at the offsets named beside `STRIDE` (PREFLOP_CALL_V ...), zeros after them."""
+    vector = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
+    vector[PREFLOP_CALL_V] = rules.preflop_call_v
+    vector[PREFLOP_LIMIT] = rules.preflop_limit
+    vector[PROBE_BELOW_V] = rules.probe_below_v
+    vector[PROBE_FRACTION] = rules.probe_fraction
+    vector[SHOVE_V] = rules.shove_v
+    vector[SMALL_BET] = rules.small_bet
+    vector[CALL_V] = rules.call_v
+    return vector
+
+
 def encode_strategy(spec) -> tuple[int, np.ndarray]:
     """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, an exploiter's name or
-    `ExploiterRules`, or a `bot.params.Profile` (`Profile.engine_vector`)."""
+    `ExploiterRules` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`)."""
     from gambler.bot.exploiters import EXPLOITERS, ExploiterRules
 
     if isinstance(spec, str):
         if spec in EXPLOITERS:
             spec = EXPLOITERS[spec]
         elif spec not in KIND_OF_BASELINE:
-            raise ValueError(f"unknown baseline {spec!r}")
+            raise EngineError(f"unknown baseline {spec!r}")
         else:
             return KIND_OF_BASELINE[spec], np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
-    parameters = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
     if isinstance(spec, ExploiterRules):
-        vector = spec.as_vector()
-        parameters[:len(vector)] = vector
-        return EXPLOITER, parameters
-    parameters[:] = spec.engine_vector()
-    return PROFILE, parameters
+        return EXPLOITER, exploiter_vector(spec)
+    return PROFILE, profile_vector(spec)

@@ -176,7 +176,8 @@ class Backend:
             parts = self.client.gather(futures)
         elif self.pool is not None:
             if deals_path is None:
-                raise ValueError("worker processes read deal sets from their cache files")
+                raise BackendError("worker processes read deal sets from their cache files: "
+                                   "give Backend.run the deal set's file")
             futures = [self.pool.submit(_play_chunk, str(deals_path), start, stop, rules, pairs,
                                         seed) for start, stop in bounds]
             parts = [future.result() for future in futures]

@@ -53,13 +53,15 @@ from gambler.errors import GamblerError
 from gambler.jit import helper, njit
 from gambler.training.evaluate import Score, score_pairs
 from gambler.evaluator.holdings import _index_of
-from gambler.evaluator.narrowing import every_holding_range_v, holding_preflop_v, narrowed_range
+from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_v,
+                                         narrowed_range, narrowing_rounds)
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
-                                     NARROW, PLAN_ROUND, PROFILE, RAISE_CODE, RAISED, RANDOM,
-                                     ROUND, SPENT, STRIDE, adjusted_payoff_of, apply_action,
-                                     fixed_action, is_mixed, is_range_aware, mixing_probability,
-                                     payoff_of, player_to_act, raise_range, random_action,
-                                     random_fold_probability, record_and_apply, start_hand)
+                                     PLAN_ROUND, PROFILE, RAISE_CODE, RAISED, RANDOM, ROUND,
+                                     SPENT, adjusted_payoff_of, apply_action, fixed_action,
+                                     is_mixed, is_range_aware, mixing_probability,
+                                     narrow_fractions, payoff_of, player_to_act, raise_range,
+                                     random_action, random_fold_probability, record_and_apply,
+                                     start_hand)
 
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
 ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
@@ -70,10 +72,19 @@ class ActionSetError(GamblerError, ValueError):
     """An LBR action-set string that cannot be used."""
 
 
-def parse_action_sets(text: str, rounds: int = 4) -> np.ndarray:
+def parse_action_sets(text: str | np.ndarray, rounds: int = 4) -> np.ndarray:
     """`"C,C,FCPA,FCPA"` -> int64[rounds] of action bits, checked: one set per round, letters
-    from FCHPA, each set with C (LBR must be able to check)."""
-    sets = text.split(",")
+    from FCHPA in either case, each set with C (LBR must be able to check). Sets already parsed
+    (the array this returns) pass through unchanged, so a caller parses once and hands the
+    result on (`run_lbr(..., actions=bits)`)."""
+    if isinstance(text, np.ndarray):
+        every_bit = sum(ACTION_LETTERS.values())
+        if (text.shape != (rounds,) or text.dtype != np.int64
+                or any(value & ~every_bit or not value & CALL_BIT for value in text.tolist())):
+            raise ActionSetError(f"action sets {text.tolist()}: not {rounds} parsed sets "
+                                 "(parse_action_sets' int64 bits, each with C)")
+        return text
+    sets = text.upper().split(",")
     if len(sets) != rounds:
         raise ActionSetError(f"action sets {text!r}: expected {rounds} comma-separated sets, "
                              f"one per round, found {len(sets)}")
@@ -94,6 +105,13 @@ def parse_action_sets(text: str, rounds: int = 4) -> np.ndarray:
     return bits
 
 
+def format_action_sets(bits: np.ndarray) -> str:
+    """The sets as `--actions` writes them, upper case, letters in FCHPA order:
+    [2, 2, 27, 27] -> "C,C,FCPA,FCPA"."""
+    return ",".join("".join(letter for letter, bit in ACTION_LETTERS.items() if value & bit)
+                    for value in np.asarray(bits).tolist())
+
+
 # --- the range --------------------------------------------------------------------------------
 
 @helper
@@ -108,19 +126,16 @@ def _plain_values(preflop_v, holding_v, round_):
 def _round_values(kind, params, round_, raised, preflop_v, holding_v, board, tables, cache_v,
                   cache_key):
     """The bot's v of every holding for its plan in `round_` when LBR raised in the rounds of
-    the bitmask `raised`: a range-aware profile's v against LBR's narrowed range (NaN entries,
-    whose range is empty, fall back to the plain v, as the bot does), or the plain v. Computed
-    at most once per (round, narrowing) in a hand: `cache_v` float64[2, 1326], `cache_key`
-    int64[3] (two keys, -1 when empty, and the slot to fill next)."""
+    the bitmask `raised`: a range-aware profile's v against LBR's range narrowed by the rounds
+    that narrow (`evaluator.narrowing.narrowing_rounds`; NaN entries, whose range is empty, fall
+    back to the plain v, as the bot does), or the plain v. Computed at most once per (round,
+    narrowing) in a hand: `cache_v` float64[2, 1326], `cache_key` int64[3] (two keys, -1 when
+    empty, and the slot to fill next)."""
     plain = _plain_values(preflop_v, holding_v, round_)
-    if round_ == 0 or not is_range_aware(kind, params):
+    if not is_range_aware(kind, params):
         return plain
-    keep = np.empty(4, dtype=np.float64)
-    mask = np.int64(0)
-    for r in range(4):
-        keep[r] = params[STRIDE * r + NARROW]
-        if keep[r] < 1.0 and (raised >> r) & 1:
-            mask |= np.int64(1) << r
+    keep = narrow_fractions(params)
+    mask = narrowing_rounds(raised, keep, round_)
     if mask == 0:
         return plain
     key = 16 * round_ + mask
@@ -417,7 +432,7 @@ def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v,
                 code, amount, rng_state = random_action(rules, hand, bot, rng_state)
             else:
                 value = bot_v[round_]
-                if ranged and round_ > 0 and hand[PLAN_ROUND + bot] != round_:
+                if ranged and hand[PLAN_ROUND + bot] != round_:
                     hand[PLAN_ROUND + bot] = round_  # its plan: v against LBR's range
                     planned = _round_values(kind, params, round_, hand[RAISED + lbr], preflop_v,
                                             holding_v, board, tables, cache_v, cache_key)
@@ -453,7 +468,7 @@ def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v,
                 equity_round = round_
             answer = values
             fresh_plan = False
-            if ranged and round_ > 0 and hand[PLAN_ROUND + bot] != round_:
+            if ranged and hand[PLAN_ROUND + bot] != round_:
                 # The bot answers a raise with its first decision of the round: narrowed by it.
                 answer = _round_values(kind, params, round_,
                                        hand[RAISED + lbr] | (np.int64(1) << round_), preflop_v,

@@ -3,10 +3,13 @@
     gambler-lbr default
     gambler-lbr seed --actions C,C,FCPA,FCPA --hands 20000 --json
     gambler-lbr mine.yaml --actions C,FCHPA,FCHPA,FCHPA
+    gambler-lbr shover --breakdown
 
 LBR's winnings are a lower bound on the profile's exploitability: what an opponent who knows the
 profile's rules can take from it, in mbb/hand with a 95% confidence interval over duplicate deals
-(LBR plays both seats of every deal). `training.lbr` explains the algorithm.
+(LBR plays both seats of every deal). `training.lbr` explains the algorithm. The profile may
+also be a baseline or one of the rule-based exploiters (`bot.exploiters`), whose ranges LBR
+computes the same way.
 """
 
 from __future__ import annotations
@@ -16,18 +19,20 @@ import time
 
 import click
 
-from gambler.cli import SEED_RANGE, debug_option, progress_bar, run
+from gambler.cli import SEED, debug_option, progress_bar, run
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.training.match_cli import StrategyHelpCommand, note_rounded_hands, resolve
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=StrategyHelpCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("profile")
 @click.option("--actions", default="C,C,FCPA,FCPA", show_default=True, metavar="SETS",
               help="LBR's actions per round, preflop first: F fold, C check/call, H half-pot "
-                   "raise, P pot raise, A all in (a set of C only just checks and calls).")
+                   "raise, P pot raise, A all in (a set of C only just checks and calls); "
+                   "either case.")
 @click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True,
               help="Hands to play (LBR takes both seats of each deal).")
-@click.option("--seed", type=SEED_RANGE, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Which deals: the same seed deals the same cards as gambler-match.")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up hold'em).")
@@ -41,26 +46,29 @@ from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 def command(profile, actions, hands, seed, game_file, workers, breakdown, as_json) -> None:
     """Play a local best response against PROFILE and print LBR's winnings in mbb/hand.
 
-    PROFILE is a profile file, a shipped profile name or a baseline (call, raise, allin,
-    random)."""
-    from gambler.training.lbr import parse_action_sets
-    from gambler.training.match_cli import resolve
+    PROFILE is {strategies}."""
+    from gambler.training.lbr import format_action_sets, parse_action_sets
 
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
-    parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
+    action_sets = parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
+    actions = format_action_sets(action_sets)  # as echoed: "c,c,fcpa,fcpa" -> "C,C,FCPA,FCPA"
     strategy = resolve(profile)
+    note_rounded_hands("gambler-lbr", hands)
     from gambler.training.lbr import run_lbr
 
     started = time.perf_counter()
     deals = (hands + 1) // 2
     with progress_bar("LBR", deals) as update:
-        result = run_lbr(strategy, game, hands, seed, actions, workers, progress=update)
+        # The parsed sets, not the text: run_lbr passes them through without parsing again.
+        result = run_lbr(strategy, game, hands, seed, action_sets, workers, progress=update)
     seconds = time.perf_counter() - started
     score, adjusted = result.score, result.adjusted_score
     seats = [result.position_score(position) for position in range(2)]
     rows = result.breakdown() if breakdown else None
+    for row in rows or ():
+        row["hand_count"] = round(row["hands"] * 2 * deals)  # "hands" is the share of all hands
     if as_json:
         extra = {"breakdown": rows} if rows is not None else {}
         click.echo(json.dumps(extra | {
@@ -72,19 +80,20 @@ def command(profile, actions, hands, seed, game_file, workers, breakdown, as_jso
                             for seat in seats],
             "seconds": seconds, "seed": seed}))
         return
-    click.echo(f"LBR vs {profile}: {score.mbb_per_hand:+.1f} mbb/hand ± {score.ci95_mbb:.1f} "
+    click.echo(f"LBR vs {profile}: {score.mbb_per_hand:+,.1f} mbb/hand ± {score.ci95_mbb:,.1f} "
                f"(95% CI) over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
-               f"actions {actions}, {seconds:.1f} s")
-    click.echo(f"  all-in adjusted: {adjusted.mbb_per_hand:+.1f} ± {adjusted.ci95_mbb:.1f}; "
-               f"LBR in position 0 (big blind): {seats[0].mbb_per_hand:+.1f} ± "
-               f"{seats[0].ci95_mbb:.1f}, in position 1: {seats[1].mbb_per_hand:+.1f} ± "
-               f"{seats[1].ci95_mbb:.1f}")
+               f"actions {actions}, {seconds:,.1f} s")
+    click.echo(f"  all-in adjusted: {adjusted.mbb_per_hand:+,.1f} ± {adjusted.ci95_mbb:,.1f}; "
+               f"LBR in position 0 (big blind): {seats[0].mbb_per_hand:+,.1f} ± "
+               f"{seats[0].ci95_mbb:,.1f}, in position 1: {seats[1].mbb_per_hand:+,.1f} ± "
+               f"{seats[1].ci95_mbb:,.1f}")
     if rows is not None:
         click.echo("")
-        click.echo("   hands  LBR mbb/hand  of its winnings  LBR's first bet or raise")
+        click.echo("       hands   share  LBR mbb/hand  of its winnings  LBR's first bet or raise")
         for row in rows:
-            click.echo(f"  {100 * row['hands']:5.1f}%  {row['mbb_per_hand']:+12,.0f}  "
-                       f"{100 * row['share']:14.1f}%  {row['line']}")
+            click.echo(f"  {row['hand_count']:10,}  {100 * row['hands']:5.1f}%  "
+                       f"{row['mbb_per_hand']:+12,.0f}  {100 * row['share']:14.1f}%  "
+                       f"{row['line']}")
 
 
 def main(argv=None) -> None:

@@ -16,7 +16,7 @@ engine applies the same rule from the equities its deal sets carry
 from __future__ import annotations
 
 from gambler.protocol.betting import BettingState
-from gambler.protocol.logs import LoggedHand
+from gambler.protocol.logs import LoggedHand, LogError
 
 
 def allin_round(betting: BettingState) -> int | None:
@@ -36,7 +36,8 @@ def adjusted_values(hand: LoggedHand) -> tuple[float, ...]:
     if round_ is None:
         return hand.values
     if len(hand.values) != 2:
-        raise ValueError("the all-in adjustment is for heads-up hands")
+        raise LogError(f"{hand.where or f'hand {hand.hand}'}: the all-in adjustment is for "
+                       f"heads-up hands, this one has {len(hand.values)} players")
     from gambler.evaluator.matchups import matchup
 
     visible = hand.betting.game.board_cards_through(round_)

@@ -3,9 +3,10 @@
     gambler-match default seed --hands 1000000
     gambler-match seed random --engine dealer --hands 2000 --json
 
-A and B are profile files, shipped profile names or baselines (`call`, `raise`, `allin`,
-`random`). The fast engine (default) plays the deal set of `--seed` in numba; `--engine dealer`
-plays real TCP matches: `gambler-dealer --duplicate` and two `gambler` processes.
+A and B are profile files, shipped profile names, baselines (`call`, `raise`, `allin`,
+`random`) or exploiters (`catcher`, `shover`, `prober`, `sizer`). The fast engine (default)
+plays the deal set of `--seed` in numba; `--engine dealer` plays real TCP matches:
+`gambler-dealer --duplicate` and two `gambler` processes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 import click
 import numpy as np
 
-from gambler.cli import child_command, debug_option, last_line, progress_bar, run
+from gambler.cli import SEED, child_command, debug_option, last_line, progress_bar, run
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 from gambler.protocol.logs import read_log
 
@@ -30,6 +31,32 @@ def resolve(spec: str):
     return resolve_strategy(spec)
 
 
+def strategy_kinds() -> str:
+    """What a PROFILE argument may be, with the names that exist now: the shipped profiles,
+    the baselines and the exploiters of `bot.exploiters`."""
+    from gambler.bot.params import shipped_profile_names
+    from gambler.bot.strategies import BASELINES, EXPLOITERS
+
+    return (f"a profile file (YAML), a shipped profile ({', '.join(shipped_profile_names())}), "
+            f"a baseline ({', '.join(BASELINES)}) or an exploiter ({', '.join(EXPLOITERS)})")
+
+
+class StrategyHelpCommand(click.Command):
+    """A command whose help text says `{strategies}` where the kinds of PROFILE belong: filled
+    in by `strategy_kinds` when the help is shown, so new exploiters and profiles appear there
+    without an edit here (and without importing the bot on every run)."""
+
+    def format_help_text(self, ctx, formatter) -> None:
+        if self.help and "{strategies}" in self.help:
+            self.help = self.help.replace("{strategies}", strategy_kinds())
+        super().format_help_text(ctx, formatter)
+
+
+def note_rounded_hands(program: str, hands: int) -> None:
+    """Say on stderr that an odd --hands is played as whole duplicate deals (one more hand)."""
+    if hands % 2:
+        click.echo(f"{program}: note: --hands {hands:,} rounded up to {hands + 1:,} (whole "
+                   "duplicate deals: each deal is played twice, the seats swapped)", err=True)
 
 
 def fast_match(a, b, hands: int, seed: int, game, workers: int,
@@ -97,12 +124,12 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
     return Chips(np.concatenate(raw), np.concatenate(adjusted)), deals_count
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=StrategyHelpCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("a")
 @click.argument("b")
 @click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True,
               help="Hands to play (pairs of duplicate hands).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**32 - 1), default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Which deals: the same seed deals the same cards.")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up hold'em).")
@@ -115,16 +142,16 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -> None:
-    """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI)."""
+    """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI).
+
+    A and B are each {strategies}."""
     from gambler.training.evaluate import score_pairs
 
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
-    if hands % 2:
-        click.echo(f"gambler-match: note: --hands {hands} rounded up to {hands + 1} (whole "
-                   "duplicate deals: each deal is played twice, the seats swapped)", err=True)
+    note_rounded_hands("gambler-match", hands)
     started = time.perf_counter()
     if engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
@@ -143,12 +170,19 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
                                "ci95_allin_luck_mbb": luck.ci95_mbb,
                                "seconds": seconds, "engine": engine, "seed": seed}))
         return
-    click.echo(f"{a} vs {b}: {score.mbb_per_hand:+.1f} mbb/hand ± {score.ci95_mbb:.1f} (95% CI) "
-               f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
-               f"{seconds:.1f} s, {engine} engine")
-    click.echo(f"  all-in adjusted: {adjusted.mbb_per_hand:+.1f} mbb/hand ± "
-               f"{adjusted.ci95_mbb:.1f} (all-ins before the river scored by their equity; "
-               f"the run-outs' luck: {luck.mbb_per_hand:+.1f} ± {luck.ci95_mbb:.1f})")
+    for line in describe(a, b, score, adjusted, luck, deals, seed, seconds, engine):
+        click.echo(line)
+
+
+def describe(a: str, b: str, score, adjusted, luck, deals: int, seed: int, seconds: float,
+             engine: str) -> list[str]:
+    """The text result: A's score, then all-in adjusted with the run-outs' luck (`Score`s)."""
+    return [f"{a} vs {b}: {score.mbb_per_hand:+,.1f} mbb/hand ± {score.ci95_mbb:,.1f} (95% CI) "
+            f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
+            f"{seconds:,.1f} s, {engine} engine",
+            f"  all-in adjusted: {adjusted.mbb_per_hand:+,.1f} mbb/hand ± "
+            f"{adjusted.ci95_mbb:,.1f} (all-ins before the river scored by their equity; "
+            f"the run-outs' luck: {luck.mbb_per_hand:+,.1f} ± {luck.ci95_mbb:,.1f})"]
 
 
 def main(argv=None) -> None:

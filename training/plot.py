@@ -19,7 +19,7 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     log = run_dir / "log.jsonl"
     if not log.is_file():
         raise GamblerError(f"{run_dir} has no log.jsonl")
-    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    records = _read_log(log)
     if not records:
         raise GamblerError(f"{log} is empty: nothing to plot yet")
     steps = [record["step"] for record in records]  # 1, 2, ... as on the progress lines
@@ -87,3 +87,20 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     figure.savefig(target, dpi=110)
     plt.close(figure)
     return target
+
+
+def _read_log(log: Path) -> list[dict]:
+    """The records of a run's log. A run still going may be writing its last line: a last line
+    that is not yet whole JSON is left out; a damaged line elsewhere is an error naming it."""
+    lines = log.read_text().splitlines()
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            if number == len(lines):
+                break
+            raise GamblerError(f"{log}:{number}: not a log record (damaged JSON)") from None
+    return records

@@ -1,6 +1,7 @@
 """What a match log says about each player: results with their confidence, and how they played.
 
-Input: the hands of one or more ACPC logs (`protocol.logs.read_log`), heads-up. For each player
+Input: the hands of one or more match logs of one game (`protocol.logs.read_log`: the
+dealer's ACPC logs or the bot's own `gambler --log` file), heads-up. For each player
 (by name):
 
 * **Result**: hands, chips, mbb/hand (milli-big-blinds) with a 95% interval, 1.96 standard
@@ -25,10 +26,10 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gambler.protocol.betting import BettingState, CALL, FOLD, RAISE
-from gambler.protocol.logs import LoggedHand
+from gambler.protocol.logs import LoggedHand, LogError
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,15 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
         return [], False
     game = all_hands[0].betting.game
     if game.num_players != 2:
-        raise ValueError("gambler-report reads heads-up logs")
+        raise LogError(f"{all_hands[0].where}: gambler-report reads heads-up logs, this one has "
+                       f"{game.num_players} players")
+    rules = replace(game, source="")  # the same rules, wherever each log's game was read from
+    other = next((hand for hand in all_hands
+                  if hand.betting.game is not game
+                  and replace(hand.betting.game, source="") != rules), None)
+    if other is not None:
+        raise LogError(f"{other.where}: a hand of another game than {all_hands[0].where}'s: "
+                       "report logs of one game at a time")
     big_blind = max(game.blinds)
     units = duplicate_units(logs)
     duplicate = units is not None

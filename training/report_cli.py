@@ -1,8 +1,14 @@
-"""`gambler-report LOG...`: what ACPC match logs say about each player.
+"""`gambler-report LOG...`: what match logs say about each player.
 
     gambler-report match.log
     gambler-report match.log swapped.log --json       # a duplicate pair: scored by deal
     gambler-report match.log --html match.html         # one page with the plots
+    gambler-report bot.log                             # what `gambler --log bot.log` wrote
+
+A LOG is the dealer's ACPC match log or the bot's own log (`protocol.logs` reads both). Its game
+is the one `--game` names, else the one the log's header names, else what its betting shows
+(raises with sizes: no-limit; without: limit); when none of these tells, the error asks for
+`--game`.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import json
 import click
 
 from gambler.cli import check_output_path, debug_option, run
-from gambler.protocol.gamedef import DEFAULT_GAME, load_game
+from gambler.protocol.gamedef import load_game
 
 
 def _share(value) -> str:
@@ -44,29 +50,37 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
-              help="ACPC game definition the logs were played in (heads-up).")
+@click.option("--game", "game_file", default=None, metavar="FILE",
+              help="ACPC game definition the logs were played in (heads-up)  [default: the "
+                   "one each log's header names, else limit or no-limit hold'em as its raises "
+                   "show]")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.option("--html", "html_path", default=None, metavar="FILE",
               help="Also write one self-contained page with the plots (no network needed).")
 @debug_option
 def command(logs, game_file, as_json, html_path) -> None:
-    """Summarise ACPC match logs (several, e.g. a duplicate pair): per player the result with
-    its 95% interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and
-    fold to a bet."""
+    """Summarise match logs (several, e.g. a duplicate pair): per player the result with its 95%
+    interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and fold to
+    a bet.
+
+    A LOG is the dealer's ACPC match log or the bot's own `gambler --log` file (the bot is named
+    gambler there, the other seat opponent)."""
     from gambler.protocol.logs import read_log
     from gambler.training.report import build_report
 
     if html_path is not None:
         check_output_path(html_path, "--html")
-    game = load_game(game_file)
-    if game.num_players != 2:
-        raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
+    game = None
+    if game_file is not None:
+        game = load_game(game_file)
+        if game.num_players != 2:
+            raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
     hands = [read_log(game, path) for path in logs]
     total = sum(len(log) for log in hands)
     if total == 0:
         raise click.UsageError("the logs hold no hands")
     reports, duplicate = build_report(hands)
+    game = next(log[0] for log in hands if log).betting.game
     if html_path is not None:
         from gambler.training.report_html import page
 

@@ -191,7 +191,7 @@ svg {{ display: block; margin: 8px 0 20px; font: 11px sans-serif; }}
 </style></head><body>
 <h1>{title}</h1>
 <p id="summary">{hands:,} hands; 95% intervals over {unit}; mbb/hand = thousandths of a big
-blind ({big_blind} chips) per hand.</p>
+blind ({big_blind:,} chips) per hand.</p>
 <table id="players"><tr><th>player</th><th>hands</th><th>chips</th><th>mbb/hand</th>
 <th>all-in adjusted</th><th>run-outs' luck</th><th>showdown</th><th>no showdown</th>
 <th>VPIP</th><th>PFR</th><th>aggression</th><th>fold to a bet</th></tr>

@@ -4,6 +4,13 @@
     gambler-train --config configs/train/default.yaml --hours 8 --run-dir runs/night
     gambler-train --resume runs/night           # after Ctrl-C or a crash: same result
     gambler-train plot runs/night               # runs/night/training.png (the plot extra)
+
+What it prints, on stderr: a line per set-up phase (the run, each deal set read or computed, with
+an estimate before a long computation, LBR's holding tables, the start profile's scoring), then a
+line per step, then the summary. The lines are plain text, so a log of an unattended run
+(`nohup gambler-train ... > night.out 2>&1 &`) reads like the terminal; only on a terminal do
+deal-set computations also show a progress bar. `--json` leaves only the resume line and errors
+on stderr and gives one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -17,23 +24,37 @@ from pathlib import Path
 
 import click
 
-from gambler.cli import SEED_RANGE, check_output_path, debug_option, fail, progress_bar, run
+from gambler.cli import SEED, check_output_path, debug_option, fail, progress_bar, run
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
+PROGRAM = "gambler-train"
 
-def _progress_line(record: dict, state) -> None:
+
+def step_line(record: dict, state) -> str:
+    """A step's progress line (the same on a terminal and in a log file), e.g.
+    `step 12/231 river.call[1] T=27.84 Δ=+3.10±4.22 accepted, new best; best +1,204.6 ± 15.2
+    mbb/hand; 880,000 hands/s`."""
     best = record.get("best_score")
-    best_text = (f"best {best['mbb_per_hand']:+.1f} ± {best['ci95_mbb']:.1f}" if best
+    best_text = (f"best {best['mbb_per_hand']:+,.1f} ± {best['ci95_mbb']:,.1f}" if best
                  else "best (not yet re-scored)")
     delta = record["delta"]
     verdict = "accepted" if record["accepted"] else "rejected"
     if record.get("new_best"):
         verdict += ", new best"
-    target = state.target_steps if state.target_steps is not None else "?"
-    click.echo(f"step {record['step']}/{target} {record['parameter']} "
-               f"T={record['temperature']:.2f} Δ={delta['mbb_per_hand']:+.2f}"
-               f"±{delta['ci95_mbb']:.2f} {verdict}; {best_text} mbb/hand; "
-               f"{record['hands_per_second'] / 1e6:.2f} M hands/s", err=True)
+    target = f"/{state.target_steps:,}" if state.target_steps is not None else ""
+    return (f"step {record['step']:,}{target} {record['parameter']} "
+            f"T={record['temperature']:.2f} Δ={delta['mbb_per_hand']:+,.2f}"
+            f"±{delta['ci95_mbb']:,.2f} {verdict}; {best_text} mbb/hand; "
+            f"{record['hands_per_second']:,.0f} hands/s")
+
+
+def _progress_line(record: dict, state) -> None:
+    click.echo(step_line(record, state), err=True)
+
+
+def _say(text: str) -> None:
+    """A set-up line on stderr: `gambler-train: computing ...`."""
+    click.echo(f"{PROGRAM}: {text}", err=True)
 
 
 @click.group(invoke_without_command=True,
@@ -43,7 +64,7 @@ def _progress_line(record: dict, state) -> None:
                    "configs/train/default.yaml).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the best profile here (it is always in RUN_DIR/best.yaml).")
-@click.option("--seed", type=SEED_RANGE, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the proposals and acceptances.")
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="Annealing steps (default: the config's schedule).")
@@ -59,51 +80,68 @@ def _progress_line(record: dict, state) -> None:
               help="Evaluate on a Dask distributed cluster (the cluster extra).")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up no-limit hold'em).")
+@click.option("--no-lbr-report", "no_lbr_report", is_flag=True,
+              help="Skip the final LBR measurement against the best profile (the config's "
+                   "lbr.report_hands; minutes on two cores).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout at the end.")
 @debug_option
 @click.pass_context
 def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers, scheduler,
-            game_file, as_json) -> None:
+            game_file, no_lbr_report, as_json) -> None:
     """Tune a parameter profile by per-parameter simulated annealing."""
     if ctx.invoked_subcommand is not None:
         return
-    from gambler.training.anneal import CHECKPOINT, Trainer
-    from gambler.training.config import load_config
-    from gambler.training.evaluate import Backend
+    session_started = time.perf_counter()  # training.seconds counts from here
+    from gambler.training.anneal import CHECKPOINT, Trainer, load_state
 
     if steps is not None and hours is not None:
         raise click.UsageError("--steps and --hours exclude each other")
+    if resume:
+        given = [f"--{name.replace('_', '-')}" for name in ("config_name", "steps", "hours",
+                                                              "run_dir", "seed")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            names = ", ".join("--config" if name == "--config-name" else name for name in given)
+            raise click.UsageError(f"--resume continues a run with its own config, seed and "
+                                   f"target: drop {names}")
+        directory = Path(resume)
+        resumed = load_state(directory)
+        _say(_resume_line(directory, resumed))  # at once: the set-up below can take minutes
     if out:
         check_output_path(out, "--out")
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
+    from gambler.training.config import load_config
+    from gambler.training.evaluate import Backend
+
     progress = None if as_json else _progress_line
     backend = Backend(workers=workers, scheduler=scheduler)
     try:
         if resume:
-            directory = Path(resume)
-            if not (directory / CHECKPOINT).is_file():
-                fail("gambler-train", f"{directory} has no {CHECKPOINT} to resume from")
-            trainer = Trainer.resume(directory, game, backend, progress)
+            trainer = Trainer.resume(directory, game, backend, progress, state=resumed)
         else:
             config = load_config(config_name)
             directory = Path(run_dir or f"runs/{datetime.now():%Y%m%d-%H%M%S}")
             if (directory / CHECKPOINT).exists():
-                fail("gambler-train", f"{directory} already holds a run; use --resume "
-                                      f"{directory} or another --run-dir")
+                fail(PROGRAM, f"{directory} already holds a run; use --resume "
+                              f"{directory} or another --run-dir")
             try:
                 directory.mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                fail("gambler-train", f"cannot create the run folder {directory}: "
-                                      f"{error.strerror or error}")
+                fail(PROGRAM, f"cannot create the run folder {directory}: "
+                              f"{error.strerror or error}")
             if not os.access(directory, os.W_OK | os.X_OK):
-                fail("gambler-train", f"cannot write in the run folder {directory}")
+                fail(PROGRAM, f"cannot write in the run folder {directory}")
             trainer = Trainer.start(directory, config, game, backend, seed, steps, hours,
                                     progress)
-        if progress is not None:
-            trainer.deal_progress = progress_bar
-        started = time.perf_counter()
+            if not as_json:
+                _say(_start_line(directory, config_name, trainer, hours))
+        trainer.session_started = session_started
+        trainer.report_lbr = not no_lbr_report
+        if not as_json:
+            trainer.notify = _say
+            trainer.deal_progress = progress_bar  # a bar on a terminal only
         try:
             profile = trainer.run()
         except KeyboardInterrupt:
@@ -114,8 +152,8 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
                     kept = f"; the best so far is in {directory / 'best.yaml'}"
                 except KeyboardInterrupt:
                     pass
-            fail("gambler-train", f"interrupted after step {trainer.state.step}{kept}; continue "
-                                  f"with gambler-train --resume {directory}", 130)
+            fail(PROGRAM, f"interrupted after step {trainer.state.step:,}{kept}; continue "
+                          f"with gambler-train --resume {directory}", 130)
     finally:
         backend.close()
     if out:
@@ -124,21 +162,50 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
     summary = {"run_dir": str(directory), "best": str(directory / "best.yaml"),
                "steps": state.step, "accepted": state.accepted,
                "improvements": state.improvements, "hands": state.hands,
-               "seconds": round(time.perf_counter() - started, 1),
+               "seconds": profile.training["seconds"],
+               "session_seconds": round(time.perf_counter() - session_started, 1),
                "scores": profile.training["scores"]}
     if "lbr" in profile.training:
         summary["lbr"] = profile.training["lbr"]
     if as_json:
         click.echo(json.dumps(summary))
     else:
-        click.echo(f"gambler-train: {state.step} steps, {state.accepted} accepted, "
-                   f"{state.improvements} new bests; best profile in {directory / 'best.yaml'}",
-                   err=True)
+        from gambler.training.anneal import format_duration
+
+        best = summary["scores"]["weighted"]
+        _say(f"{state.step:,} steps, {state.accepted:,} accepted, {state.improvements:,} new "
+             f"bests in {format_duration(summary['seconds'])}; best "
+             f"{best['mbb_per_hand']:+,.1f} ± {best['ci95_mbb']:,.1f} mbb/hand; best profile "
+             f"in {directory / 'best.yaml'}")
         if "lbr" in summary:
             lbr = summary["lbr"]
-            click.echo(f"gambler-train: LBR ({lbr['actions']}) wins {lbr['mbb_per_hand']:+.1f} ± "
-                       f"{lbr['ci95_mbb']:.1f} mbb/hand against it over {lbr['hands']:,} hands "
-                       f"(seed {lbr['seed']})", err=True)
+            _say(f"LBR ({lbr['actions']}) wins {lbr['mbb_per_hand']:+,.1f} ± "
+                 f"{lbr['ci95_mbb']:,.1f} mbb/hand against it over {lbr['hands']:,} hands "
+                 f"(seed {lbr['seed']})")
+
+
+def _resume_line(directory: Path, state) -> str:
+    """`resuming runs/night at step 13 of 231 (12 done)`, or for an --hours run the time left."""
+    if state.target_steps is not None:
+        if state.step >= state.target_steps:
+            return (f"resuming {directory}: all {state.target_steps:,} steps are done; "
+                    "writing its best profile again")
+        return (f"resuming {directory} at step {state.step + 1:,} of {state.target_steps:,} "
+                f"({state.step:,} done)")
+    from gambler.training.anneal import format_duration
+
+    left = max(0.0, (state.target_seconds or 0.0) - state.elapsed)
+    return (f"resuming {directory} at step {state.step + 1:,} ({state.step:,} done; "
+            f"{format_duration(left)} of steps to go)")
+
+
+def _start_line(directory: Path, config_name, trainer, hours) -> str:
+    """`run runs/night: 231 steps over 77 parameters of v2-start, config ... seed 0`."""
+    state, config = trainer.state, trainer.config
+    target = f"{hours:g} h of steps" if state.target_steps is None \
+        else f"{state.target_steps:,} steps"
+    return (f"run {directory}: {target} over the {len(trainer.labels):,} parameters of "
+            f"{config.start}; config {config_name or 'built-in defaults'}, seed {state.seed}")
 
 
 @command.command("plot")

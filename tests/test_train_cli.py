@@ -1,0 +1,340 @@
+"""gambler-train as an overnight user meets it: what it prints off a terminal, resuming, the final
+LBR report, the run's wall time, and the config's errors. The evaluation is a stub (test_anneal's),
+so each run takes a fraction of a second; the deal-set cache is faked so that "computing" and
+"reading from the cache" can both be seen."""
+
+import json
+import re
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import yaml
+
+import gambler.training.anneal as anneal
+import gambler.training.deals as deals_module
+import gambler.training.evaluate as evaluate
+from gambler.bot.params import load_profile
+from gambler.training.anneal import RunState
+from gambler.training.config import ConfigError, TrainConfig, load_config, parse_config
+from gambler.training.evaluate import Backend, BackendError, Score
+from gambler.training.train_cli import main, step_line
+from test_anneal import DEAL_SEED, FakeDeals, StubBackend
+
+CONFIG = """start: seed
+deals: 50
+fresh_deals: 50
+fresh_sets: 2
+deal_seed: 1000
+opponents: {seed: 1.0, call: 1.0, best: 1.0}
+held_out: {}
+normalize: false
+hall_of_fame: 0
+restart_after: 0
+sweeps: 1
+steps_per_parameter: 1
+temperature: {start: 20.0, end: 0.5}
+lbr: {weight: 0, actions: "C,C,FCPA,FCPA", hands: 200, deal_seed: 3000, report_hands: 300}
+"""
+SETUP_SLEEP = 0.15  # seconds each fake deal-set computation and the fake LBR report take
+
+
+@dataclass
+class FakeCache:
+    """Stands for the deal-set cache: the first request for a seed "computes" it (announces it,
+    then sleeps SETUP_SLEEP), later ones read it; `fail_on` makes a request raise."""
+
+    computed: set
+    fail_on: int | None = None
+
+    def deal_set(self, seed, first, count, progress=None, announce=None):
+        if seed == self.fail_on:
+            raise anneal.RunError("stopped in the set-up (test)")
+        if seed not in self.computed:
+            self.computed.add(seed)
+            if announce is not None:
+                announce(count)
+            time.sleep(SETUP_SLEEP)
+        return FakeDeals(seed, count), f"deals-{seed}"
+
+    def holdings(self, seed, start, count, announce=None):
+        if ("holdings", seed, start) not in self.computed:
+            self.computed.add(("holdings", seed, start))
+            if announce is not None:
+                announce(count)
+        return np.zeros((count, 3, 1326))
+
+
+class FakeLbr:
+    """Records the LBR runs (the final report) and gives a known score."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, profile, game, hands, seed, actions):
+        self.calls.append((hands, seed, actions))
+        time.sleep(SETUP_SLEEP)
+
+        class Result:
+            score = Score(-1234.5, 67.8, (hands + 1) // 2)
+        return Result()
+
+
+@pytest.fixture
+def stubs(monkeypatch):
+    """The fake cache, the fake LBR report, and a stub backend (the CLI builds it)."""
+    cache = FakeCache(set())
+    lbr = FakeLbr()
+    monkeypatch.setattr(anneal, "cached_deal_set", cache.deal_set)
+    monkeypatch.setattr(anneal, "cached_holding_rates", cache.holdings)
+    monkeypatch.setattr(anneal, "run_lbr", lbr)
+    monkeypatch.setattr(evaluate, "Backend", lambda workers=1, scheduler=None: StubBackend(0.5))
+    return cache, lbr
+
+
+def train(capsys, *args) -> tuple[int, str, str]:
+    """gambler-train in this process: (exit code, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exit_:
+        main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return exit_.value.code, out, err
+
+
+def config_file(tmp_path, text=CONFIG):
+    path = tmp_path / "mine.yaml"
+    path.write_text(text)
+    return path
+
+
+STEP = re.compile(r"step \d+/3 [a-z]+\.[a-z_]+\[\d\] T=\d+\.\d\d Δ=[+-][\d,]+\.\d\d±[\d,]+\.\d\d "
+                  r"(accepted(, new best)?|rejected); best [+-][\d,]+\.\d ± [\d,]+\.\d mbb/hand; "
+                  r"[\d,]+ hands/s")
+
+
+def test_off_a_terminal_each_phase_and_each_step_is_one_plain_line(tmp_path, capsys, stubs):
+    code, out, err = train(capsys, "--config", config_file(tmp_path), "--run-dir",
+                           tmp_path / "run", "--steps", 3, "--no-lbr-report")
+    assert code == 0, err
+    assert "\r" not in err and "\x1b" not in err  # no progress bar, no escape codes
+    lines = err.splitlines()
+    steps = [line for line in lines if line.startswith("step ")]
+    assert len(steps) == 3 and all(STEP.fullmatch(line) for line in steps), steps
+    setup = lines[:lines.index(steps[0])]
+    assert setup[0] == (f"gambler-train: run {tmp_path / 'run'}: 3 steps over the 44 parameters "
+                        f"of seed; config {tmp_path / 'mine.yaml'}, seed 0")
+    # Each deal set: computed (said before, with an estimate, and after) or read from the cache.
+    assert re.fullmatch(r"gambler-train: computing the win rates of 50 training deals \(deal "
+                        r"seed 1000\): about \d+\.\d s on \d+ cores?", setup[1]), setup
+    assert re.fullmatch(r"gambler-train: computed the win rates of 50 training deals in "
+                        r"\d+\.\d s", setup[2])
+    assert "gambler-train: scoring the start profile (seed) on the validation deals" in setup
+    assert "gambler-train: computing the win rates of 50 validation deals (deal seed 1100): " \
+           "about" in err
+    done = setup.index("gambler-train: set-up done; annealing from step 1 of 3")
+    assert all("validation" not in line for line in setup[done:])  # the step's own deal sets
+    assert lines[-1].startswith("gambler-train: 3 steps, 3 accepted, ")
+    assert out == ""
+
+
+def test_step_lines_use_thousands_separators():
+    record = {"step": 1234, "parameter": "turn.price", "temperature": 6.03,
+              "delta": {"mbb_per_hand": 1031.714, "ci95_mbb": 81.94}, "accepted": True,
+              "new_best": True, "best_score": {"mbb_per_hand": 3093.4, "ci95_mbb": 1326.3},
+              "hands_per_second": 880_000.4}
+    state = RunState(seed=0, config={}, target_steps=6600, target_seconds=None)
+    assert step_line(record, state) == (
+        "step 1,234/6,600 turn.price T=6.03 Δ=+1,031.71±81.94 accepted, new best; best "
+        "+3,093.4 ± 1,326.3 mbb/hand; 880,000 hands/s")
+    hours = RunState(seed=0, config={}, target_steps=None, target_seconds=3600.0)
+    assert step_line(record, hours).startswith("step 1,234 turn.price ")
+
+
+def test_a_resumed_run_says_where_it_resumes_before_any_set_up(tmp_path, capsys, stubs):
+    cache, _ = stubs
+    code, _, err = train(capsys, "--config", config_file(tmp_path), "--run-dir", tmp_path / "run",
+                         "--steps", 3, "--no-lbr-report")
+    assert code == 0, err
+    state = json.loads((tmp_path / "run" / "checkpoint.json").read_text())
+    state.update(step=1, target_steps=3)
+    (tmp_path / "run" / "checkpoint.json").write_text(json.dumps(state))
+    # The set-up's first deal set fails: the resume line must already be out.
+    cache.fail_on = DEAL_SEED
+    code, _, err = train(capsys, "--resume", tmp_path / "run")
+    lines = err.splitlines()
+    assert code == 1 and lines == [
+        f"gambler-train: resuming {tmp_path / 'run'} at step 2 of 3 (1 done)",
+        "gambler-train: error: stopped in the set-up (test)"]
+
+
+def test_resume_refuses_a_damaged_checkpoint_and_options_it_would_ignore(tmp_path, capsys):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "checkpoint.json").write_text("{")
+    code, _, err = train(capsys, "--resume", tmp_path / "run")
+    assert code == 1 and err.startswith(
+        f"gambler-train: error: {tmp_path / 'run' / 'checkpoint.json'}: cannot read the "
+        "checkpoint: ") and len(err.splitlines()) == 1
+    code, _, err = train(capsys, "--resume", tmp_path / "run", "--steps", 5, "--seed", 3)
+    assert code == 2 and err.strip() == (
+        "gambler-train: error: --resume continues a run with its own config, seed and target: "
+        "drop --steps, --seed (see --help)")
+    (tmp_path / "empty").mkdir()
+    code, _, err = train(capsys, "--resume", tmp_path / "empty")
+    assert code == 1 and err.strip() == (
+        f"gambler-train: error: {tmp_path / 'empty'} has no checkpoint.json to resume from")
+
+
+def test_no_lbr_report_skips_the_final_lbr_measurement(tmp_path, capsys, stubs):
+    _, lbr = stubs
+    code, out, err = train(capsys, "--config", config_file(tmp_path), "--run-dir",
+                           tmp_path / "skip", "--steps", 1, "--no-lbr-report", "--json")
+    assert code == 0, err
+    assert lbr.calls == []
+    assert "lbr" not in load_profile(tmp_path / "skip" / "best.yaml").training
+    assert "lbr" not in json.loads(out)
+    # Without the flag the config's report_hands (300, LBR seed 3000 + 200) is measured.
+    code, out, err = train(capsys, "--config", config_file(tmp_path), "--run-dir",
+                           tmp_path / "report", "--steps", 1)
+    assert code == 0, err
+    assert lbr.calls == [(300, 3200, "C,C,FCPA,FCPA")]
+    reported = load_profile(tmp_path / "report" / "best.yaml").training["lbr"]
+    assert (reported["mbb_per_hand"], reported["hands"], reported["seed"]) == (-1234.5, 300, 3200)
+    # Its tables are computed first, said before (the slow part) and after.
+    lines = err.splitlines()
+    tables = lines.index("gambler-train: measuring LBR (C,C,FCPA,FCPA) against the best profile "
+                         "over 300 hands (LBR seed 3200)") - 2
+    assert re.fullmatch(r"gambler-train: computing LBR's holding tables \(every holding's win "
+                        r"rate on each street: the slow part of LBR's set-up\) for 150 LBR "
+                        r"report deals \(LBR seed 3200\): about \d+\.\d s on \d+ cores?",
+                        lines[tables]), lines
+    assert lines[tables + 1].startswith("gambler-train: computed the tables of 150 LBR report "
+                                        "deals in ")
+    assert err.splitlines()[-1] == ("gambler-train: LBR (C,C,FCPA,FCPA) wins -1,234.5 ± 67.8 "
+                                    "mbb/hand against it over 300 hands (seed 3200)")
+
+
+def test_training_seconds_is_the_whole_wall_time_of_every_session(tmp_path, capsys, stubs,
+                                                                  monkeypatch):
+    # Session 1: the set-up computes the training and validation deals (SETUP_SLEEP each), then
+    # step 2 is interrupted (Ctrl-C): the checkpoint keeps the session's wall time.
+    calls = []
+
+    class Interrupting(StubBackend):
+        def run(self, deals, path, rules, pairs, seed):
+            calls.append(deals.seed)
+            if calls.count(DEAL_SEED) == 2:
+                raise KeyboardInterrupt
+            return super().run(deals, path, rules, pairs, seed)
+
+    monkeypatch.setattr(evaluate, "Backend", lambda workers=1, scheduler=None: Interrupting(0.5))
+    started = time.perf_counter()
+    code, _, err = train(capsys, "--config", config_file(tmp_path), "--run-dir", tmp_path / "run",
+                         "--steps", 3)
+    first_session = time.perf_counter() - started
+    assert code == 130, err
+    wall = json.loads((tmp_path / "run" / "checkpoint.json").read_text())["wall"]
+    # training deals, validation deals, fresh set 1 (step 1's re-scoring): SETUP_SLEEP each
+    assert 3 * SETUP_SLEEP <= wall <= first_session
+    # Session 2: fresh set 2 and the LBR report are new (SETUP_SLEEP each); the rest is cached.
+    monkeypatch.setattr(evaluate, "Backend", lambda workers=1, scheduler=None: StubBackend(0.5))
+    started = time.perf_counter()
+    code, out, err = train(capsys, "--resume", tmp_path / "run", "--json")
+    second_session = time.perf_counter() - started
+    assert code == 0, err
+    summary = json.loads(out)
+    training = load_profile(tmp_path / "run" / "best.yaml").training
+    assert training["seconds"] == summary["seconds"]
+    assert wall + 2 * SETUP_SLEEP - 0.1 <= training["seconds"] <= \
+        first_session + second_session + 0.1  # rounded to 0.1 s
+    assert 2 * SETUP_SLEEP - 0.1 <= summary["session_seconds"] <= second_session + 0.1
+    # The steps alone: the set-up's sleeps are left out of step_seconds.
+    assert training["step_seconds"] <= training["seconds"] - 3 * SETUP_SLEEP
+
+
+README_LBR = ('lbr: {weight: 0.5, actions: "C,C,FCPA,FCPA", hands: 4000, deal_seed: 3000, '
+              'report_hands: 20000}\n')
+
+
+def test_the_readme_lbr_example_parses_as_pasted(tmp_path):
+    config = load_config(config_file(tmp_path, README_LBR))
+    assert config.lbr == {"weight": 0.5, "actions": "C,C,FCPA,FCPA", "hands": 4000,
+                          "deal_seed": 3000, "report_hands": 20000}
+    assert config.lbr == TrainConfig().lbr  # the example gives the defaults
+
+
+def test_unquoted_actions_in_a_flow_mapping_are_reported(tmp_path):
+    path = config_file(tmp_path, README_LBR.replace('"C,C,FCPA,FCPA"', "C,C,FCPA,FCPA"))
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == (
+        f"{path}: lbr: unknown key 'C' (known: weight, actions, hands, deal_seed, report_hands); "
+        'quote actions that contain commas: actions: "C,C,FCPA,FCPA"')
+
+
+@pytest.mark.parametrize("text, message", [
+    ("temperature: {start: 30, stop: 1}", "mine.yaml: temperature: unknown key 'stop' (known: "
+                                          "start, end)"),
+    ("proposal: {c4: 1.0}", "mine.yaml: proposal: unknown kind 'c4' (known: threshold, c0, c1, "),
+    ("lbr: {weight: 0.5, depth: 3}", "mine.yaml: lbr: unknown key 'depth' (known: weight, "),
+    ("opponents: {seed: 1.0, nosuch: 1.0}", "mine.yaml: opponents.nosuch: "),
+    ("sweeps: 2\nsweep: 3", "mine.yaml: unknown key 'sweep' (known: start, deals, "),
+])
+def test_unknown_keys_of_every_nested_mapping_are_reported(text, message):
+    with pytest.raises(ConfigError) as error:
+        parse_config(yaml.safe_load(text), "mine.yaml")
+    assert str(error.value).startswith(message)
+    assert "quote actions" not in str(error.value)
+
+
+def test_the_shipped_default_config_lists_the_defaults_and_quotes_its_actions():
+    from gambler.training.config import SHIPPED_CONFIGS
+
+    assert load_config(SHIPPED_CONFIGS / "default.yaml") == TrainConfig()
+    text = (SHIPPED_CONFIGS / "default.yaml").read_text()
+    assert re.search(r'^  actions: "C,C,FCPA,FCPA"', text, re.MULTILINE)
+
+
+def test_worker_processes_without_a_deal_file_raise_a_backend_error():
+    backend = Backend(workers=2)
+    try:
+        with pytest.raises(BackendError, match="read deal sets from their cache files"):
+            backend.run(FakeDeals(1, 10), None, None, [], 0)
+    finally:
+        backend.close()
+
+
+def test_deal_sets_announce_a_computation_before_it_and_never_when_cached(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setenv("GAMBLER_DEALS", str(tmp_path / "deals"))
+    events = []
+
+    def compute(seed, first, count, samples=None, progress=None):
+        events.append(("compute", first, count))
+        return deals_module.DealSet(seed, first, "exact", np.zeros((count, 2, 2), np.uint8),
+                                    np.zeros((count, 5), np.uint8), np.zeros((count, 2, 4)),
+                                    np.zeros(count, np.int8), np.zeros((count, 3)))
+
+    monkeypatch.setattr(deals_module, "compute_deal_set", compute)
+    announce = lambda deals: events.append(("announce", deals))  # noqa: E731
+    deals_module.cached_deal_set(5, 0, 30, announce=announce)
+    assert events == [("announce", 30), ("compute", 0, 30)]
+    events.clear()
+    deals_module.cached_deal_set(5, 0, 30, announce=announce)
+    assert events == []  # cached: nothing to say
+    # A set in blocks whose first block is cached: one announcement, of what is left.
+    block = deals_module.BLOCK
+    deals_module.cached_deal_set(6, 0, block)
+    events.clear()
+    deals_module.cached_deal_set(6, 0, block + 7, announce=announce)
+    assert events == [("announce", 7), ("compute", block, 7)]
+
+
+def test_estimates_scale_the_measured_cost_by_cores():
+    from gambler.training.deals import DEAL_CORE_SECONDS, estimate_seconds
+
+    assert estimate_seconds(20_000, DEAL_CORE_SECONDS, cores=2) == pytest.approx(
+        20_000 * DEAL_CORE_SECONDS / 2)
+    assert estimate_seconds(1000, 0.03, cores=1) == pytest.approx(30.0)
+    assert anneal.format_duration(18.4) == "18 s"
+    assert anneal.format_duration(200) == "3 min 20 s"
+    assert anneal.format_duration(7500) == "2 h 05 min"
