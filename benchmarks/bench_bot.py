@@ -21,7 +21,7 @@ import time
 from machine import machine_line
 
 GAME = "holdem.nolimit.2p.reverse_blinds.game"
-SUMMARY = re.compile(r"gambler: (\d+) hands.*latency p50 ([\d.]+) ms, p99 ([\d.]+) ms")
+SUMMARY = re.compile(r"gambler: ([\d,]+) hands.*latency p50 ([\d.]+) ms, p99 ([\d.]+) ms")
 
 
 def match(first: str, second: str, hands: int, seed: int) -> dict:

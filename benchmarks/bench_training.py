@@ -1,6 +1,6 @@
 """The self-play engine: hands per second, against the same hands played by the Python rules.
 
-    python benchmarks/bench_training.py [--deals 20000]
+    python benchmarks/bench_training.py [--deals 20000] [--reuse-deals]
 
 Profile against profile on one deal set whose win rates already exist, as in training, for three
 pairs: version 1 (seed vs handmade), plain version 2 (the shipped default with its mixed play
@@ -8,7 +8,9 @@ switched off, vs seed: pot levels and price-aware calls) and the shipped default
 play: one seeded draw per player and round). Rows per pair: the numba engine on one core, on all
 cores (numba threads, identical results), and the peer measured in the same run: the protocol's
 `BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code path, mixed
-draws included). Also the one-off cost of a deal set's exact win rates.
+draws included). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
+reads the deal set from the deal cache (`GAMBLER_DEALS`; computed and stored the first time), for
+repeated runs: A/B of an engine change, whose figures to compare are the ratios to the peer.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from gambler.bot.automaton import choose_action, plan_for_state
 from gambler.bot.params import load_profile
 from gambler.evaluator.rng import mixing_uniform
 from gambler.protocol import BettingState, load_game
-from gambler.training.deals import compute_deal_set
+from gambler.training.deals import cached_deal_set, compute_deal_set
 from machine import machine_line
 from gambler.training.engine import encode_rules, encode_strategy, play_deals, play_deals_parallel
 
@@ -87,10 +89,15 @@ def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument("--reuse-deals", action="store_true",
+                        help="read the deal set from the deal cache (GAMBLER_DEALS)")
     options = parser.parse_args()
     game = load_game()
     started = time.perf_counter()
-    deals = compute_deal_set(seed=77, first_deal=0, count=options.deals)
+    if options.reuse_deals:
+        deals, _ = cached_deal_set(77, 0, options.deals)
+    else:
+        deals = compute_deal_set(seed=77, first_deal=0, count=options.deals)
     win_rate_seconds = time.perf_counter() - started
     rules = encode_rules(game)
     default = load_profile("default")
@@ -110,6 +117,8 @@ def main() -> None:
         for label, rate in rows:
             print(f"| {title} | {label} | {rate:,.0f} | {rate / reference:,.0f}x |")
         print(f"| {title} | Python `BettingState` + automaton (peer) | {reference:,.0f} | 1x |")
+    if options.reuse_deals:
+        return
     print()
     print(f"Exact win rates for the deal set (once, cached on disk afterwards): "
           f"{win_rate_seconds:.1f} s, {1000 * win_rate_seconds / len(deals):.2f} ms per deal "

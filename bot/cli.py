@@ -5,7 +5,8 @@
     gambler --explain "MATCHSTATE:0:12:cr300c/:AsKc|/Qh7c2d"
 
 Host and port come last and nothing else is required, so ACPC scripts (`play_match.pl`) can
-start it as they start any player. Everything it says goes to stderr:
+start it as they start any player. Playing, it writes only to stderr (`--explain` prints on
+stdout):
 
 * `gambler: playing ...` when the first state arrives (not with `--quiet`);
 * `gambler: warning: ...` for a line it skipped (one per line) or a strategy error;
@@ -58,7 +59,8 @@ class ProfileOption(click.Option):
 @click.argument("host", required=False)
 @click.argument("port", type=click.IntRange(1, 65535), required=False)
 @click.option("--params", "profile", cls=ProfileOption, default="default", show_default=True,
-              metavar="PROFILE")
+              metavar="PROFILE", help="Profile: a YAML path, a shipped name, a baseline or an "
+                                      "exploiter (listed when the help is shown).")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (a path or a shipped name). The dealer's first state, "
                    f"or {MAX_UNREADABLE_STATES} in a row, that do not parse under it stop the "

@@ -33,8 +33,9 @@ Optional metadata at the top level: `name`, `description`, `provenance` (text) a
 non-number or descending thresholds is an error naming the file and the field
 (`seed.yaml: flop.thresholds: ...`).
 
-The fast engine reads a profile as `STRIDE` numbers per round (`engine_vector`); training moves
-the numbers `tunable` lists (a version 1 profile's 44, plus each round's price margin if on).
+The fast engine packs a profile into its own vector (`training.engine.profile_vector`, the layout
+named beside `STRIDE` there); training moves the numbers `tunable` lists (a version 1 profile's
+44, plus each round's price margin if on).
 """
 
 from __future__ import annotations
@@ -112,12 +113,6 @@ class RoundParams:
     def as_vector(self) -> tuple[float, ...]:
         return (*self.thresholds, *self.call, *self.raise_)
 
-    def engine_vector(self) -> tuple[float, ...]:
-        margin = self.price_margin
-        return (*self.as_vector(), float(self.levels == "pot"), float(margin is not None),
-                0.0 if margin is None else margin, self.slow_play, self.bluff, self.bluff_size,
-                self.narrow, 0.0, 0.0)
-
 
 def _mode(thresholds, v: float) -> int:
     """0 give up, 1 wait and see, 2 raise to some amount, 3 bet to the end."""
@@ -139,11 +134,6 @@ class Profile:
     def as_vector(self) -> tuple[float, ...]:
         """The 44 numbers of version 1 in file order: per round x y z, a0..a3, b0..b3."""
         return tuple(value for round_params in self.rounds for value in round_params.as_vector())
-
-    def engine_vector(self) -> tuple[float, ...]:
-        """`STRIDE` numbers per round, as `training.engine` reads a profile."""
-        return tuple(value for round_params in self.rounds
-                     for value in round_params.engine_vector())
 
     @property
     def keep(self) -> tuple[float, ...]:

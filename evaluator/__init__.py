@@ -42,9 +42,9 @@ if TYPE_CHECKING:
     from gambler.evaluator.rates import WinRate, WinRates, win_rate, win_rates
     from gambler.evaluator.tables import EvaluatorDataError
 
-__all__ = ["CardError", "EvaluatorDataError", "parse_cards", "format_cards", "rank_hands", "hand_category",
-           "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate", "WinRates",
-           "matchup", "warm_up"]
+__all__ = ["CardError", "EvaluatorDataError", "parse_cards", "format_cards", "rank_hands",
+           "hand_category", "category_name", "CATEGORY_NAMES", "win_rate", "win_rates", "WinRate",
+           "WinRates", "matchup", "warm_up"]
 
 # The numba parts load on first use, so that what needs only cards (the protocol layer, the
 # dealer, `gambler --help`) starts without importing numba.

@@ -67,8 +67,8 @@ def _describe(rate) -> str:
                    "holding (QdQh), weights (T9s:0.5). Exact.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(hole: tuple[str, ...], board: str, samples: int | None, seed: int | None, against: str | None,
-            as_json: bool) -> None:
+def command(hole: tuple[str, ...], board: str, samples: int | None, seed: int | None,
+            against: str | None, as_json: bool) -> None:
     """Win rate of HOLE (AsKc, or As Kc) against one uniformly random hand, or a range (--vs).
 
     Prints W, T, L (win, tie, loss probabilities), v = W - L and equity = W + T/2. Exact
@@ -101,7 +101,8 @@ def command(hole: tuple[str, ...], board: str, samples: int | None, seed: int | 
         click.echo(json.dumps(result))
         return
     spread = "" if rate.exact else f" ± {rate.std_error:.4f} (1 s.e.)"
-    opponent = "" if against is None else f" against {against} ({combos:,g} combos live)"
+    opponent = ("" if against is None else
+                f" against {against} ({combos:,g} combo{'' if combos == 1 else 's'} live)")
     where = f"on {board_text}" if board_text else "preflop"
     click.echo(f"{hole_text} {where}{opponent} ({_describe(rate)})")
     click.echo(f"  win     {rate.win:8.3%}")

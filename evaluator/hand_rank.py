@@ -115,10 +115,11 @@ class CheckedCodes(NamedTuple):
     """What the checked pass reads, indexed by any byte (so a bad code never reads out of bounds).
 
     A code c in 0..51 has its key and the mask `1 << c`; a byte 52..255 has key 0 and the mask
-    `1 << 52`. A row is a set of distinct cards iff the OR of its masks has no bit at 52 or above
-    and no mask met another already set (a second bad byte repeats bit 52). A bad row is valued
-    as the `safe_keys[k]` hand instead (2c2d2h2s3c3d3h cut to k cards, no flush), so that every
-    table read stays in range; its value is discarded, since the call raises.
+    `1 << 52`. A row of k bytes is a set of distinct cards iff its masks are k distinct bits
+    below bit 52, that is iff their sum equals their OR (a repeated bit carries) and the sum is
+    below `1 << 52` (a bad byte, or several, reach bit 52; 7 of them cannot overflow). A bad row
+    is valued as the `safe_keys[k]` hand instead (2c2d2h2s3c3d3h cut to k cards, no flush), so
+    that every table read stays in range; its value is discarded, since the call raises.
     """
 
     keys: np.ndarray       # int64[256]: card key of each byte, 0 for 52..255
@@ -144,16 +145,17 @@ def checked_codes(tables: HandTables) -> CheckedCodes:
 
 
 @helper
-def _checked_plain_pass(tables, codes, hands, values, flush_rows, card_count):
+def _checked_plain_pass(tables, keys, masks, safe_keys, hands, values, flush_rows, card_count):
     """`_plain_pass` that also checks every row (`CheckedCodes`) in the same loop.
 
-    Returns (rows with a flush, whether any row is bad). The check adds a few register
-    operations per card to a loop that waits on table reads, and picks the safe key with a
-    select, not a branch, so valid input runs at nearly the unchecked speed.
+    Returns (rows with a flush, whether any row is bad). Per card: one more table read, an OR
+    and an addition. Distinct single-bit masks add up to their OR, and a repeated one carries, so
+    a row is good iff `sum == OR` and no mask reached bit 52 (`sum >> 52 == 0`). The bad flag
+    is ORed over all rows and the safe key taken by a select, not a branch, so the loop stays
+    branch-free and unrolled; checking costs about a quarter of the valuing (measured at 100k
+    random 7-card rows), where a separate checking pass cost as much as the valuing.
     """
-    card_count_keys = codes.keys
-    masks = codes.masks
-    safe_key = codes.safe_keys[card_count]
+    safe_key = safe_keys[card_count]
     flush_count = 0
     bad_bits = np.uint64(0)
     for row in range(hands.shape[0]):
@@ -162,7 +164,7 @@ def _checked_plain_pass(tables, codes, hands, values, flush_rows, card_count):
         total = np.uint64(0)
         for column in range(card_count):
             card = hands[row, column]
-            key += card_count_keys[card]
+            key += keys[card]
             mask = masks[card]
             seen |= mask
             total += mask
@@ -176,16 +178,21 @@ def _checked_plain_pass(tables, codes, hands, values, flush_rows, card_count):
 
 
 @njit
-def _rank_rows_checked(tables, codes, hands, values, flush_rows):
+def _rank_rows_checked(tables, keys, masks, safe_keys, hands, values, flush_rows):
     """`_rank_rows` for rows of any bytes: False (and values unfinished) if a row is not a set of
-    distinct cards 0..51, else True with every value written. One pass both checks and values."""
+    distinct cards 0..51, else True with every value written. One pass both checks and values.
+    The `CheckedCodes` arrays come one by one: numba types a tuple argument more slowly than an
+    array, which a call of a few rows would notice."""
     card_count = hands.shape[1]
     if card_count == 7:
-        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 7)
+        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
+                                                   flush_rows, 7)
     elif card_count == 6:
-        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 6)
+        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
+                                                   flush_rows, 6)
     else:
-        flush_count, any_bad = _checked_plain_pass(tables, codes, hands, values, flush_rows, 5)
+        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
+                                                   flush_rows, 5)
     if any_bad:
         return False
     for i in range(flush_count):
@@ -274,7 +281,8 @@ def rank_hands(hands) -> np.ndarray:
     array = np.ascontiguousarray(array)
     tables = load_tables()
     values = np.empty(array.shape[0], dtype=np.uint16)
-    if not _rank_rows_checked(tables, checked_codes(tables), array, values,
+    codes = checked_codes(tables)
+    if not _rank_rows_checked(tables, codes.keys, codes.masks, codes.safe_keys, array, values,
                               np.empty(array.shape[0], dtype=np.int64)):
         bad_row = _first_invalid_row(array)  # only now: find the row to name
         raise CardError(f"row {bad_row} of hands is not a set of distinct cards 0..51: "

@@ -47,3 +47,12 @@ def test_codes_are_validated():
 def test_format_and_parse_round_trip(deck, count):
     codes = deck[:count]
     assert parse_cards(format_cards(codes)).tolist() == list(codes)
+
+
+def test_card_errors_are_the_layers_gambler_error():
+    """The CLIs print any GamblerError as one line; callers that catch ValueError still work."""
+    from gambler.errors import GamblerError
+
+    with pytest.raises(GamblerError, match="bad card 'Kx'"):
+        parse_cards("As Kx")
+    assert issubclass(CardError, ValueError)

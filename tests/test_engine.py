@@ -12,6 +12,7 @@ from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import Action
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import compute_deal_set, deal_cards
+from gambler.training import engine
 from gambler.training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy,
                              play_deals, play_deals_parallel, play_hand)
 from gambler.evaluator.rng import stream_seed
@@ -187,3 +188,91 @@ def test_the_range_cache_gives_the_same_hands_and_is_read(deals):
     lied = np.zeros((n, 2), dtype=np.int64), np.zeros((n, 2))
     play_deals(rules, ka, pa, kb, pb, *arrays, *lied, deals.holes, deals.boards, cache_a=cache)
     assert (lied[0] != plain[0]).sum() > 10
+
+
+def distinct_profile():
+    """A version 2 profile with a different number in every field of every round (and both
+    settings of `levels` and of `price`)."""
+    from gambler.bot.params import Profile, RoundParams
+
+    rounds = []
+    for r in range(4):
+        step = 0.01 * (r + 1)
+        rounds.append(RoundParams(thresholds=(-0.5 + step, 0.1 + step, 0.6 + step),
+                                  call=(1.1 + step, 1.2 + step, 1.3 + step, 1.4 + step),
+                                  raise_=(2.1 + step, 2.2 + step, 2.3 + step, 2.4 + step),
+                                  levels="pot" if r % 2 else "chips",
+                                  price_margin=None if r == 2 else 0.05 + step,
+                                  slow_play=0.15 + step, bluff=0.25 + step,
+                                  bluff_size=0.55 + step, mixing=True, narrow=0.35 + step))
+    return Profile(tuple(rounds), version=2)
+
+
+def test_the_named_offsets_read_back_every_field_of_the_packed_profile():
+    """`profile_vector` packs with the constants beside `STRIDE`; reading each constant back
+    gives the profile's own field (a swapped or shifted offset fails here)."""
+    profile = distinct_profile()
+    kind, vector = encode_strategy(profile)
+    assert kind == engine.PROFILE and vector.shape == (engine.STRATEGY_NUMBERS,)
+    for r, numbers in enumerate(profile.rounds):
+        base = engine.STRIDE * r
+
+        def read(offset):
+            return vector[base + offset]
+
+        assert (read(engine.THRESHOLD_X), read(engine.THRESHOLD_Y),
+                read(engine.THRESHOLD_Z)) == numbers.thresholds
+        assert tuple(read(o) for o in (engine.CALL_0, engine.CALL_1, engine.CALL_2,
+                                       engine.CALL_3)) == numbers.call
+        assert tuple(read(o) for o in (engine.RAISE_0, engine.RAISE_1, engine.RAISE_2,
+                                       engine.RAISE_3)) == numbers.raise_
+        assert read(engine.LEVELS) == (1.0 if numbers.levels == "pot" else 0.0)
+        assert read(engine.PRICE) == (0.0 if numbers.price_margin is None else 1.0)
+        assert read(engine.PRICE_MARGIN) == (numbers.price_margin or 0.0)
+        assert read(engine.SLOW_PLAY) == numbers.slow_play
+        assert read(engine.BLUFF) == numbers.bluff
+        assert read(engine.BLUFF_SIZE) == numbers.bluff_size
+        assert read(engine.NARROW) == numbers.narrow
+    # Every number of the profile landed in a slot of its own: nothing else is non-zero.
+    named = [getattr(engine, name) for name in (
+        "THRESHOLD_X", "THRESHOLD_Y", "THRESHOLD_Z", "CALL_0", "CALL_1", "CALL_2", "CALL_3",
+        "RAISE_0", "RAISE_1", "RAISE_2", "RAISE_3", "LEVELS", "PRICE", "PRICE_MARGIN",
+        "SLOW_PLAY", "BLUFF", "BLUFF_SIZE", "NARROW")]
+    assert len(named) == len(set(named)) == 18 and max(named) < engine.STRIDE
+    spare = np.delete(vector.reshape(4, engine.STRIDE), named, axis=1)
+    assert not spare.any()
+    # The engine's own readers: the mixing chance by mode, and the narrowing fractions.
+    assert engine.mixing_probability(vector, 1, -1.0) == profile.rounds[1].bluff
+    assert engine.mixing_probability(vector, 1, 1.0) == profile.rounds[1].slow_play
+    assert tuple(engine.narrow_fractions(vector)) == profile.keep
+
+
+def test_the_named_offsets_read_back_every_rule_of_the_packed_exploiter():
+    from dataclasses import fields
+
+    from gambler.bot.exploiters import ExploiterRules
+
+    rules = ExploiterRules(0.11, 222, 0.33, 0.44, 0.55, 0.66, 0.77, "distinct")
+    kind, vector = encode_strategy(rules)
+    assert kind == engine.EXPLOITER
+    for field in fields(ExploiterRules)[:7]:
+        assert vector[getattr(engine, field.name.upper())] == getattr(rules, field.name)
+    assert not vector[7:].any() and tuple(vector[:7]) == rules.as_vector()
+
+
+def test_what_the_engine_cannot_play_is_an_engine_error(deals):
+    from types import SimpleNamespace
+
+    from gambler.errors import GamblerError
+
+    with pytest.raises(engine.EngineError, match="heads-up games only, not 3 players"):
+        encode_rules(SimpleNamespace(num_players=3))
+    with pytest.raises(engine.EngineError, match="unknown baseline 'fold'"):
+        encode_strategy("fold")
+    ka, pa = encode_strategy(resolve_strategy(NARROW))
+    n = len(deals)
+    with pytest.raises(engine.EngineError, match="needs the deals' cards"):
+        play_deals(encode_rules(NL), ka, pa, ka, pa, deals.v, deals.outcomes, deals.allin_equity,
+                   5, 0, np.zeros((n, 2), dtype=np.int64), np.zeros((n, 2)))
+    assert issubclass(engine.EngineError, GamblerError) and issubclass(engine.EngineError,
+                                                                       ValueError)

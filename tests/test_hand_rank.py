@@ -7,7 +7,7 @@ import pytest
 
 from conftest import random_hands
 from gambler.evaluator import CardError, category_name, hand_category, parse_cards, rank_hands
-from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.hand_rank import hand_value, rank_hands_unchecked
 from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, DISTINCT_VALUES, RANK_KEYS, SUIT_COUNTERS_START,
                               build_tables, load_tables, rank_multisets, search_rank_keys)
 from gambler.jit import njit
@@ -140,3 +140,70 @@ def test_rank_keys_give_distinct_sums():
 @pytest.mark.slow
 def test_rank_keys_are_what_the_search_finds():
     assert search_rank_keys() == RANK_KEYS
+
+
+def test_bad_hands_messages_are_exact():
+    """The checked pass refuses with the same words as the separate check it replaced."""
+    with pytest.raises(CardError) as error:
+        rank_hands(np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 3]], dtype=np.uint8))
+    assert str(error.value) == ("row 1 of hands is not a set of distinct cards 0..51: "
+                                "[0, 1, 2, 3, 3]")
+    with pytest.raises(CardError) as error:
+        rank_hands(np.array([[0, 1, 2, 3, 52]]))
+    assert str(error.value) == "hands must hold integer card codes 0..51"
+    with pytest.raises(CardError) as error:
+        rank_hands(np.array([[0.0, 1, 2, 3, 4]]))
+    assert str(error.value) == "hands must hold integer card codes 0..51"
+    with pytest.raises(CardError) as error:
+        rank_hands(np.zeros((2, 4), dtype=np.uint8))
+    assert str(error.value) == "hands must have shape (n, 5..7), not (2, 4)"
+
+
+def test_every_pair_of_bytes_is_checked():
+    """Rows [a, b, 2d, 5h, 9s, Qc, Ks] for every pair of bytes a, b in 0..255: the one-pass check
+    accepts exactly the rows of seven distinct codes below 52, which then get their values."""
+    fixed = [1, 14, 31, 40, 47]  # 2d 5h 9s Qc Ks
+    for a in range(256):
+        rows = np.array([[a, b, *fixed] for b in range(256)], dtype=np.uint8)
+        good = [a < 52 and b < 52 and a != b and a not in fixed and b not in fixed
+                for b in range(256)]
+        for row, is_good in zip(rows, good):
+            if is_good:
+                assert rank_hands(row[None]) == rank_hands_unchecked(row[None])
+            else:
+                with pytest.raises(CardError, match="row 0 "):
+                    rank_hands(row[None])
+
+
+@pytest.mark.parametrize("row", [
+    [52, 53, 54, 55, 56, 57, 58],   # seven bad codes
+    [255] * 7,                      # seven equal bad codes: their masks sum to 7 << 52
+    [0] * 7,                        # seven equal good codes
+    [0, 1, 2, 3, 4, 5, 255],        # the last only
+    [51, 50, 49, 48, 47, 46, 51],   # As twice, far apart
+])
+def test_rows_the_sum_and_or_check_must_catch(row):
+    hands = np.array([[0, 4, 8, 12, 17, 21, 25], row], dtype=np.uint8)
+    with pytest.raises(CardError, match=r"^row 1 of hands"):
+        rank_hands(hands)
+
+
+def test_the_first_bad_row_is_named_and_flush_rows_do_not_hide_it():
+    hands = random_hands(np.random.default_rng(3), 1_000, 7)
+    hands[0] = parse_cards("AsKsQsJsTs2c3d")  # a flush row, valued in the second pass
+    hands[600, 6] = hands[600, 0]
+    hands[700, 3] = 99
+    with pytest.raises(CardError, match="row 600 "):
+        rank_hands(hands)
+    hands[600, 6] = 99
+    hands[:600, 0], hands[:600, 1] = 200, 201
+    with pytest.raises(CardError, match=r"row 0 of hands .*\[200, 201, "):
+        rank_hands(hands)
+
+
+@pytest.mark.parametrize("card_count", [5, 6, 7])
+def test_checked_values_equal_the_kernel(card_count):
+    hands = random_hands(np.random.default_rng(card_count), 50_000, card_count)
+    np.testing.assert_array_equal(rank_hands(hands), rank_hands_unchecked(hands))
+    np.testing.assert_array_equal(rank_hands(hands.astype(np.int64)), rank_hands_unchecked(hands))
+    assert rank_hands(np.zeros((0, card_count), dtype=np.uint8)).shape == (0,)

@@ -142,7 +142,7 @@ def test_equity_cli_against_a_range(capsys):
     assert code == 0 and err == ""
     assert (result["vs"], result["combos"], result["win"]) == ("QQ+,AKs,AQo", 18, expected.win)
     code, out, _ = run(capsys, "AsKc", "--vs", "QdQh")
-    assert code == 0 and out.splitlines()[0] == "AsKc on no board against QdQh (1 combos live) (exact)"
+    assert code == 0 and out.splitlines()[0] == "AsKc preflop against QdQh (1 combo live) (exact)"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -155,3 +155,39 @@ def test_equity_cli_against_a_range(capsys):
 def test_equity_cli_range_errors(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code != 0 and out == "" and err.startswith(message) and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("board", ["", "Qh7c2d", "Qh7c2d9s", "Qh7c2d9s3h"])
+def test_a_range_of_zero_weights_is_blamed_on_its_weights(board):
+    with pytest.raises(RangeError) as error:
+        range_win_rate("AsKc", board, "AA:0,KK:0")
+    assert str(error.value) == "range 'AA:0,KK:0': every holding of the range has weight 0"
+    with pytest.raises(RangeError) as error:
+        range_win_rate("AsKc", board, np.zeros(1326))
+    assert str(error.value) == "every holding of the range has weight 0"
+
+
+def test_weights_are_blamed_even_where_card_removal_would_empty_the_range_too():
+    with pytest.raises(RangeError, match="every holding of the range has weight 0"):
+        range_win_rate("AsAh", "Ac2d7h", "AA:0")
+
+
+def test_card_removal_is_blamed_when_only_blocked_holdings_weigh_more_than_0():
+    # KK weighs 0 but is live; every AA, the only weight above 0, holds a known ace
+    for text in ("AA,KK:0", "AsAh:0.5,AcAd:0"):
+        with pytest.raises(RangeError) as error:
+            range_win_rate("AsAh", "Ac2d7h", text)
+        assert str(error.value) == ("the range is empty once the cards in the hole and on the "
+                                    "board are removed")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["AsKc", "--vs", "AA:0,KK:0"], "range 'AA:0,KK:0': every holding of the range has weight 0"),
+    (["AsKc", "--board", "Qh7c2d", "--vs", "AA:0"],
+     "range 'AA:0': every holding of the range has weight 0"),
+    (["AsAh", "--board", "Ac7c2d", "--vs", "AA,KK:0"],
+     "the range is empty once the cards in the hole and on the board are removed"),
+])
+def test_equity_cli_blames_weights_or_card_removal(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (1, "", f"gambler-equity: error: {message}\n")

@@ -176,3 +176,15 @@ def test_a_bot_log_line_reads_as_the_dealers_line_of_the_same_hand():
     with pytest.raises(ProtocolError, match="either the dealer's STATE lines or the bot's"):
         parse_log(GAME, ["STATE:2:r300c/r600f:AsKd|2c3d/AhKh9s:300|-300:a|b",
                          "2 0 AsKd|/AhKh9s r300c/r600f +300"], "mixed.log")
+
+
+def test_the_match_result_separates_thousands():
+    from gambler.training.match_cli import describe
+
+    lines = describe("a", "b", Score(1008.44, 171.9, 10_000), Score(-1234.5, 1500.0, 10_000),
+                     Score(2242.94, 1499.96, 10_000), 10_000, 7, 1234.56, "fast")
+    assert lines == [
+        "a vs b: +1,008.4 mbb/hand ± 171.9 (95% CI) over 20,000 hands (10,000 duplicate deals, "
+        "seed 7), 1,234.6 s, fast engine",
+        "  all-in adjusted: -1,234.5 mbb/hand ± 1,500.0 (all-ins before the river scored by "
+        "their equity; the run-outs' luck: +2,242.9 ± 1,500.0)"]

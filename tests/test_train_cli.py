@@ -19,7 +19,10 @@ from gambler.bot.params import load_profile
 from gambler.training.anneal import RunState
 from gambler.training.config import ConfigError, TrainConfig, load_config, parse_config
 from gambler.training.evaluate import Backend, BackendError, Score
+from gambler.training import train_cli
 from gambler.training.train_cli import main, step_line
+
+KERNELS_COMPILED = train_cli.kernels_compiled  # the fixture `stubs` replaces it
 from test_anneal import DEAL_SEED, FakeDeals, StubBackend
 
 CONFIG = """start: seed
@@ -52,17 +55,17 @@ class FakeCache:
         if seed == self.fail_on:
             raise anneal.RunError("stopped in the set-up (test)")
         if seed not in self.computed:
-            self.computed.add(seed)
             if announce is not None:
-                announce(count)
+                announce(count)  # a probe's raises: nothing computed
+            self.computed.add(seed)
             time.sleep(SETUP_SLEEP)
         return FakeDeals(seed, count), f"deals-{seed}"
 
     def holdings(self, seed, start, count, announce=None):
         if ("holdings", seed, start) not in self.computed:
-            self.computed.add(("holdings", seed, start))
             if announce is not None:
                 announce(count)
+            self.computed.add(("holdings", seed, start))
         return np.zeros((count, 3, 1326))
 
 
@@ -90,6 +93,7 @@ def stubs(monkeypatch):
     monkeypatch.setattr(anneal, "cached_holding_rates", cache.holdings)
     monkeypatch.setattr(anneal, "run_lbr", lbr)
     monkeypatch.setattr(evaluate, "Backend", lambda workers=1, scheduler=None: StubBackend(0.5))
+    monkeypatch.setattr(train_cli, "kernels_compiled", lambda: True)
     return cache, lbr
 
 
@@ -123,17 +127,24 @@ def test_off_a_terminal_each_phase_and_each_step_is_one_plain_line(tmp_path, cap
     setup = lines[:lines.index(steps[0])]
     assert setup[0] == (f"gambler-train: run {tmp_path / 'run'}: 3 steps over the 44 parameters "
                         f"of seed; config {tmp_path / 'mine.yaml'}, seed 0")
+    # What the set-up will compute before the first step's end: training, fresh set 1 and
+    # validation deals, from an empty cache.
+    assert re.fullmatch(r"gambler-train: set-up before the first step: up to the win rates of 150 "
+                        r"deals in 3 deal sets to compute \(once; cached after\): about \d+\.\d "
+                        r"s on \d+ cores?", setup[1]), setup
     # Each deal set: computed (said before, with an estimate, and after) or read from the cache.
     assert re.fullmatch(r"gambler-train: computing the win rates of 50 training deals \(deal "
-                        r"seed 1000\): about \d+\.\d s on \d+ cores?", setup[1]), setup
+                        r"seed 1000\): about \d+\.\d s on \d+ cores?", setup[2]), setup
     assert re.fullmatch(r"gambler-train: computed the win rates of 50 training deals in "
-                        r"\d+\.\d s", setup[2])
+                        r"\d+\.\d s", setup[3])
     assert "gambler-train: scoring the start profile (seed) on the validation deals" in setup
     assert "gambler-train: computing the win rates of 50 validation deals (deal seed 1100): " \
            "about" in err
     done = setup.index("gambler-train: set-up done; annealing from step 1 of 3")
     assert all("validation" not in line for line in setup[done:])  # the step's own deal sets
-    assert lines[-1].startswith("gambler-train: 3 steps, 3 accepted, ")
+    assert re.fullmatch(r"gambler-train: 3 steps, 3 accepted, 0 new bests in \d+\.\d s; best "
+                        r"\+0\.0 ± 0\.0 mbb/hand; best profile in " + re.escape(
+                            str(tmp_path / "run" / "best.yaml")), lines[-1]), lines[-1]
     assert out == ""
 
 
@@ -165,6 +176,14 @@ def test_a_resumed_run_says_where_it_resumes_before_any_set_up(tmp_path, capsys,
     assert code == 1 and lines == [
         f"gambler-train: resuming {tmp_path / 'run'} at step 2 of 3 (1 done)",
         "gambler-train: error: stopped in the set-up (test)"]
+    # The line reads the checkpoint by a name of its own (no engine import): the same file.
+    assert train_cli.CHECKPOINT_FILE == anneal.CHECKPOINT
+    # An --hours run says how much of its time is left.
+    state.update(target_steps=None, target_seconds=3 * 3600.0, elapsed=1800.0)
+    (tmp_path / "run" / "checkpoint.json").write_text(json.dumps(state))
+    code, _, err = train(capsys, "--resume", tmp_path / "run")
+    assert err.splitlines()[0] == (f"gambler-train: resuming {tmp_path / 'run'} at step 2 "
+                                   "(1 done; 2.5 h of steps to go)")
 
 
 def test_resume_refuses_a_damaged_checkpoint_and_options_it_would_ignore(tmp_path, capsys):
@@ -338,3 +357,72 @@ def test_estimates_scale_the_measured_cost_by_cores():
     assert anneal.format_duration(18.4) == "18 s"
     assert anneal.format_duration(200) == "3 min 20 s"
     assert anneal.format_duration(7500) == "2 h 05 min"
+
+
+def test_a_cold_numba_cache_is_announced_before_the_set_up(tmp_path, capsys, stubs,
+                                                           monkeypatch):
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setattr(train_cli, "kernels_compiled", KERNELS_COMPILED)
+    assert not train_cli.kernels_compiled()
+    code, _, err = train(capsys, "--config", config_file(tmp_path), "--run-dir", tmp_path / "run",
+                         "--steps", 1, "--no-lbr-report")
+    assert code == 0, err
+    lines = err.splitlines()
+    assert lines[1] == (f"gambler-train: compiling the engine's numba kernels first (once "
+                        f"after an install or an upgrade): about {train_cli.COMPILE_MINUTES} min")
+    assert lines[2].startswith("gambler-train: set-up before the first step: up to the win ")
+    # numba's name for the engine's cached kernel, in its folder for training/: then it is quiet.
+    (tmp_path / "numba" / "training_0123abcd").mkdir(parents=True)
+    (tmp_path / "numba" / "training_0123abcd" / "engine._deals_kernel-612.py311.nbi").touch()
+    assert train_cli.kernels_compiled()
+
+
+def test_the_set_up_estimate_counts_only_what_the_cache_lacks_and_names_the_slow_part(
+        tmp_path, stubs, monkeypatch):
+    from test_anneal import trainer
+
+    cache, _ = stubs
+    run = trainer(tmp_path, StubBackend(0.5), steps=1,
+                  lbr={**TrainConfig().lbr, "weight": 0.5, "hands": 2000})
+    said = []
+    run.notify = said.append
+    import numba
+
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    # From an empty cache: training, fresh set 1 and validation deals (50 each); LBR's deals and
+    # holding tables for 1,000 deals each of LBR seeds 3000, 3001 and 3100.
+    run._say_set_up()
+    deals, tables = 3 * 50 + 3 * 1000, 3 * 1000
+    seconds = (deals * deals_module.DEAL_CORE_SECONDS
+               + tables * deals_module.HOLDINGS_CORE_SECONDS) / 2
+    assert said == [f"set-up before the first step: up to the win rates of {deals:,} deals in 6 "
+                    f"deal sets and LBR's holding tables for {tables:,} deals to compute (once; "
+                    f"cached after): about {anneal.format_duration(seconds)} on 2 cores, most of "
+                    f"it LBR's holding tables"]
+    # The probe computed nothing; once everything is cached, it says so.
+    assert cache.computed == set()
+    cache.computed.update({1000, 1001, 1100, 3000, 3001, 3100}
+                          | {("holdings", seed, 0) for seed in (3000, 3001, 3100)})
+    said.clear()
+    run._say_set_up()
+    assert said == ["set-up: every deal set and LBR table it needs is in the cache"]
+
+
+def test_plot_reads_a_log_still_being_written_and_names_a_damaged_line(tmp_path):
+    from gambler.errors import GamblerError
+    from gambler.training.plot import plot_run
+
+    records = [{"step": step, "parameter": "river.thresholds[0]", "temperature": 30.0 - step,
+                "delta": {"mbb_per_hand": 1.0 - step, "ci95_mbb": 2.0}, "accepted": step == 1,
+                "new_best": step == 1, "best_score": {"mbb_per_hand": 10.0, "ci95_mbb": 3.0}}
+               for step in (1, 2)]
+    lines = [json.dumps(record) for record in records]
+    (tmp_path / "log.jsonl").write_text("\n".join(lines) + '\n{"step": 3, "param')
+    target = plot_run(tmp_path)  # the last line is being written: left out
+    assert target == tmp_path / "training.png" and target.stat().st_size > 10_000
+    (tmp_path / "log.jsonl").write_text(lines[0] + '\n{"step": 2, "param\n' + lines[1] + "\n")
+    with pytest.raises(GamblerError) as error:
+        plot_run(tmp_path)
+    assert str(error.value) == f"{tmp_path / 'log.jsonl'}:2: not a log record (damaged JSON)"

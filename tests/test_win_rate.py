@@ -14,6 +14,7 @@ from gambler.evaluator.preflop import (CLASS_COUNT, SHOWDOWNS_PER_HAND, class_co
 from gambler.evaluator.showdown import EXACT_KERNELS, enumerate_counts
 from gambler.evaluator.tables import load_tables
 from gambler.evaluator.rates import WinRate
+from gambler.errors import GamblerError
 from gambler.evaluator.showdown import unseen_cards
 
 
@@ -245,3 +246,20 @@ def test_ctrl_c_stops_a_huge_monte_carlo_run_at_once():
     assert time.perf_counter() - sent < 3
     assert process.returncode == 130 and out == ""
     assert err.strip().splitlines()[-1] == "gambler-equity: error: interrupted"
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"samples": 0}, "samples must be a positive integer, not 0"),
+    ({"samples": 1.5}, "samples must be a positive integer, not 1.5"),
+    ({"samples": True}, "samples must be a positive integer, not True"),
+    ({"samples": 10, "seed": -1}, "seed must be an integer in 0..2**63-1, not -1"),
+    ({"samples": 10, "seed": 2**63}, f"seed must be an integer in 0..2**63-1, not {2**63}"),
+    ({"samples": 10, "seed": "7"}, "seed must be an integer in 0..2**63-1, not '7'"),
+])
+def test_bad_samples_and_seeds_raise_the_evaluators_error(options, message):
+    """The evaluator's one input error: a GamblerError (for the CLIs) and a ValueError (for
+    callers that catch that)."""
+    with pytest.raises(CardError) as error:
+        win_rate("AsKc", "Qh7c2d", **options)
+    assert str(error.value) == message
+    assert isinstance(error.value, GamblerError) and isinstance(error.value, ValueError)

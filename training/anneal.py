@@ -80,6 +80,18 @@ class RunError(GamblerError):
     that cannot be read."""
 
 
+class _WouldCompute(Exception):
+    """Raised by a probe's `announce`: the cache lacks `deals` deals (nothing was computed)."""
+
+    def __init__(self, deals: int):
+        super().__init__(deals)
+        self.deals = deals
+
+
+def _stop(deals: int) -> None:
+    raise _WouldCompute(deals)
+
+
 def parameter_order(labels: list[str]) -> list[int]:
     """Indices into the tunable vector in visiting order: river first, each round in file
     order."""
@@ -286,6 +298,41 @@ class Trainer:
                 self._say(f"read {count:,} {role} (deal seed {seed}) from the cache")
         return self._deal_sets[key]
 
+    def _say_set_up(self) -> None:
+        """Say, before any of it, what the set-up up to the first step's end has to compute and
+        about how long it takes: the deal sets and LBR holding tables that step reads (the
+        validation sets only before the start profile is scored; the next fresh set in case the
+        step is accepted) that the cache lacks. The cache is probed, never filled, here."""
+        config, state = self.config, self.state
+        sets = [(config.deal_seed, config.deals),
+                (config.deal_seed + 1 + state.fresh_index % config.fresh_sets, config.fresh_deals)]
+        lbr_sets = []
+        if self.lbr["weight"] > 0:
+            lbr_sets = [self.lbr["deal_seed"], self.lbr["deal_seed"] + 1
+                        + state.fresh_index % config.fresh_sets]
+        if state.best_score is None:
+            sets.append((config.deal_seed + VALIDATION_OFFSET, config.fresh_deals))
+            lbr_sets = lbr_sets and lbr_sets + [self.lbr["deal_seed"] + VALIDATION_OFFSET]
+        lbr_count = (self.lbr["hands"] + 1) // 2
+        missing = [_missing_deals(seed, count) for seed, count in sets] + \
+            [_missing_deals(seed, lbr_count) for seed in lbr_sets]
+        tables = sum(_missing_holdings(seed, lbr_count) for seed in lbr_sets)
+        if not any(missing) and not tables:
+            self._say("set-up: every deal set and LBR table it needs is in the cache")
+            return
+        deal_seconds = estimate_seconds(sum(missing), DEAL_CORE_SECONDS)
+        table_seconds = estimate_seconds(tables, HOLDINGS_CORE_SECONDS)
+        parts = []
+        if any(missing):
+            count = sum(1 for deals in missing if deals)
+            parts.append(f"the win rates of {sum(missing):,} deals in {count:,} deal "
+                         f"set{'s' if count > 1 else ''}")
+        if tables:
+            parts.append(f"LBR's holding tables for {tables:,} deals")
+        most = ", most of it LBR's holding tables" if table_seconds > deal_seconds else ""
+        self._say(f"set-up before the first step: up to {' and '.join(parts)} to compute (once; "
+                  f"cached after): {_about(deal_seconds + table_seconds)}{most}")
+
     def _prepare_lbr(self, seed: int, hands: int) -> None:
         """Compute (or find in the cache) LBR's deals and holding tables for `hands` hands of
         `seed`, saying first how long a computation will take (LBR would otherwise compute them
@@ -414,6 +461,8 @@ class Trainer:
         config = self.config
         order = parameter_order(self.labels)
         total = self.state.target_steps or self.schedule_steps
+        if self.notify is not None and not self.state.finished():
+            self._say_set_up()
         train_deals, train_path = self._deals(config.deal_seed, config.deals, "training deals")
         if config.normalize and not self.state.scales:
             self._measure_scales()
@@ -607,6 +656,25 @@ def load_state(run_dir: Path) -> RunState:
         return RunState(**payload)
     except TypeError as error:
         raise RunError(f"{path}: not a gambler-train checkpoint ({error})") from None
+
+
+def _missing_deals(seed: int, count: int) -> int:
+    """How many deals of the set (`seed`, deals 0 .. count - 1) the cache lacks."""
+    try:
+        cached_deal_set(seed, 0, count, announce=_stop)
+    except _WouldCompute as probe:
+        return probe.deals
+    return 0
+
+
+def _missing_holdings(seed: int, count: int) -> int:
+    """How many of deals 0 .. count - 1 of `seed` lack LBR holding tables in the cache."""
+    for start in range(0, count, HOLDINGS_CHUNK):
+        try:
+            cached_holding_rates(seed, start, min(HOLDINGS_CHUNK, count - start), _stop)
+        except _WouldCompute:
+            return count - start
+    return 0
 
 
 def format_duration(seconds: float) -> str:

@@ -36,11 +36,12 @@ from gambler.jit import helper, njit
 
 CHUNK = 2000  # deals per batch of win-rate work (the unit of progress reports)
 
-#: Core-seconds per deal, measured (benchmarks/bench_training.py's machine, a 2-core x86 VM) for
-#: what `estimate_seconds` tells a user before a long computation: a deal set's exact v (almost
-#: all of it the two flops), and LBR's holding tables (every holding's v on three streets).
-DEAL_CORE_SECONDS = 0.003
-HOLDINGS_CORE_SECONDS = 0.03
+#: Core-seconds per deal, for what `estimate_seconds` tells a user before a long computation: a
+#: deal set's exact v (almost all of it the two flops), and LBR's holding tables (every holding's
+#: v on three streets). Measured with one numba thread on a 2-core x86 VM (CPU time, compilation
+#: excluded): 3.2 ms and 37 ms a deal.
+DEAL_CORE_SECONDS = 0.0032
+HOLDINGS_CORE_SECONDS = 0.037
 
 
 def estimate_seconds(deals: int, core_seconds: float = DEAL_CORE_SECONDS,

@@ -10,12 +10,16 @@ What makes it fast:
 * The win rate v depends only on the cards, so a deal set carries v for each position and street
   (computed once, `training.deals`); the automaton only looks it up.
 * The showdown winner depends only on the cards too: the deal set carries it.
-* A strategy is a kind and 80 numbers (`encode_strategy`): the automaton with a profile, or a
-  baseline (call, minimum raise, all in, the ACPC example player's random mix).
+* A strategy is a kind and 80 numbers (`encode_strategy`): the automaton with a profile, an
+  exploiter's rules, or a baseline (call, minimum raise, all in, the ACPC example player's random
+  mix). The numbers' layout is named in one place, beside `STRIDE` (`params[base + BLUFF]`), and
+  `profile_vector` and `exploiter_vector` pack with the same names.
 * A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals` takes the
-  deal set's holes and boards, and at a profile's first decision of a round after the flop,
-  if the opponent raised in a round that narrows, computes v against the narrowed range with the
-  same kernel as the TCP bot (`evaluator.narrowing.range_aware_v`) and keeps it for the round.
+  deal set's holes and boards, and at a profile's first decision of each round, if some rounds
+  narrow (`evaluator.narrowing.narrowing_rounds`, the rule the TCP bot and LBR use too: from the
+  flop on, the opponent's raises in rounds whose `narrow` is below 1), computes v against the
+  narrowed range with the TCP bot's kernel (`evaluator.narrowing.range_aware_v`) and keeps it
+  for the round.
   Those exact range counts are most of such a hand's cost; a cache per deal set and `narrow`
   setting (`range_cache`, kept by `training.evaluate` across the steps of a run) turns the
   repeats into look-ups.
@@ -27,6 +31,8 @@ hand), so results never depend on how deals are split among workers.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange, uint64
@@ -467,10 +473,10 @@ def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand
 
 @helper
 def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand, ranged,
-                 holes, board, tables, preflop_v, plan_v, cache_0, cache_1):
+                 holes, board, tables, preflop_v, plan_v, caches):
     """`_play` when a position plays a range-aware profile (`ranged[p]`), which needs the deal's
     `holes` (uint8[2, 2]) and `board`, the hand tables and `preflop_v` (`evaluator.narrowing`);
-    `plan_v` (float64[2]) keeps each one's v for the round; `cache_p` (float64[4, 16] or empty)
+    `plan_v` (float64[2]) keeps each one's v for the round; `caches[p]` (float64[4, 16] or empty)
     caches position p's range-aware v for this deal (`ranged_value`)."""
     start_hand(rules, hand)
     traced = 0
@@ -488,7 +494,7 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
                     plan_v[player] = ranged_value(value, params[player],
                                                   hand[RAISED + 1 - player], holes[player],
                                                   board, round_, tables, preflop_v,
-                                                  cache_0 if player == 0 else cache_1)
+                                                  caches[player])
                 value = plan_v[player]
             mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
             code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
@@ -513,6 +519,16 @@ def record_and_apply(rules, hand, player, code, amount, trace, traced):
     return traced + 1
 
 
+class DealArrays(NamedTuple):
+    """The arrays of a deal set (`training.deals.DealSet`) as the kernels read them, bundled."""
+
+    v: np.ndarray             # float64[n, 2, 4]: the win rate of each position's cards by round
+    outcomes: np.ndarray      # int8[n]: +1 if position 0 wins the showdown, -1 if it loses, 0 tie
+    allin_equity: np.ndarray  # float64[n, 3]: position 0's exact equity with round r's board
+    holes: np.ndarray         # uint8[n, 2, 2]: the hole cards (empty [0, 2, 2] unless ranged)
+    boards: np.ndarray        # uint8[n, 5]: the boards (empty [0, 5] unless ranged)
+
+
 def _range_context(kinds_and_params, holes, boards, preflop_v):
     """(holes, boards, tables, preflop_v) for the kernels: the deal set's cards when a strategy is
     a range-aware profile (which needs them, and the hand tables), empty arrays otherwise."""
@@ -520,8 +536,8 @@ def _range_context(kinds_and_params, holes, boards, preflop_v):
 
     needed = any(is_range_aware(kind, np.asarray(params)) for kind, params in kinds_and_params)
     if needed and (holes is None or boards is None):
-        raise EngineError("a range-aware profile (narrow < 1) needs the deals' cards: pass holes "
-                         "and boards")
+        raise EngineError("a range-aware profile (narrow < 1) needs the deals' cards: pass "
+                          "holes and boards")
     if holes is None or boards is None:
         holes = np.zeros((0, 2, 2), dtype=np.uint8)
         boards = np.zeros((0, 5), dtype=np.uint8)
@@ -562,44 +578,45 @@ def _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed, h
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     no_cache = np.empty((0, 16))
     rng_state = _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace,
-                             hand, ranged, holes, board, tables, preflop_v, np.zeros(2), no_cache,
-                             no_cache)
+                             hand, ranged, holes, board, tables, preflop_v, np.zeros(2),
+                             (no_cache, no_cache))
     return payoff_of(hand, outcome), rng_state
 
 
 @helper
-def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, start, stop, holes, boards, tables, preflop_v,
-                cache_a, cache_b):
-    """Deals start .. stop - 1 of the arrays, each played twice: A's chips at position 0, then
-    at position 1, raw in `results` and all-in adjusted in `adjusted`. `holes` and `boards`
-    are the deals' cards when a strategy is range-aware (empty otherwise), `cache_a`, `cache_b`
-    each one's cache of range-aware v (`range_cache`, or empty: none)."""
+def _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted, start, stop,
+                tables, preflop_v, caches):
+    """Deals start .. stop - 1 of `deals` (`DealArrays`), each played twice: A's chips at
+    position 0, then at position 1, raw in `results` and all-in adjusted in `adjusted`.
+    kinds[s], params[s]: strategy s (A, then B); `caches[s]` its cache of range-aware v
+    (`range_cache`, or empty: none)."""
+    kind_a, kind_b = kinds[0], kinds[1]
     seats = np.empty((2, 2), dtype=np.int64)       # kinds by position: A first, then B first
     seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kind_a, kind_b, kind_b, kind_a
-    numbers = np.empty((2, 2, params_a.shape[0]), dtype=np.float64)
-    numbers[0, 0], numbers[0, 1], numbers[1, 0], numbers[1, 1] = (params_a, params_b, params_b,
-                                                                  params_a)
+    numbers = np.empty((2, 2, params.shape[1]), dtype=np.float64)
+    numbers[0, 0], numbers[0, 1], numbers[1, 0], numbers[1, 1] = (params[0], params[1],
+                                                                  params[1], params[0])
     ranged = np.zeros((2, 2), dtype=np.bool_)
-    ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params_a)
-    ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params_b)
+    ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params[0])
+    ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params[1])
     any_ranged = ranged[0, 0] or ranged[0, 1]
     no_cache = np.empty((0, 16))
     plan_v = np.zeros(2)
     no_trace = np.empty((0, 3), dtype=np.int64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    v, outcomes, allin_equity = deals.v, deals.outcomes, deals.allin_equity
     for i in range(start, stop):
         deal = first_deal + i
         for order in range(2):
             if any_ranged:
                 # order 0: A at position 0, B at 1; order 1: B at 0, A at 1
-                first, second = (cache_a, cache_b) if order == 0 else (cache_b, cache_a)
+                first, second = caches[order], caches[1 - order]
                 cache_0 = first[i, 0] if first.shape[0] > 0 else no_cache
                 cache_1 = second[i, 1] if second.shape[0] > 0 else no_cache
                 _play_ranged(rules, seats[order], numbers[order], v[i],
                              stream_seed(seed, 2 * deal + order), seed, 2 * deal + order,
-                             no_trace, hand, ranged[order], holes[i], boards[i], tables,
-                             preflop_v, plan_v, cache_0, cache_1)
+                             no_trace, hand, ranged[order], deals.holes[i], deals.boards[i],
+                             tables, preflop_v, plan_v, (cache_0, cache_1))
             else:
                 _play(rules, seats[order], numbers[order], v[i],
                       stream_seed(seed, 2 * deal + order), seed, 2 * deal + order, no_trace,
@@ -610,24 +627,20 @@ def _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_eq
 
 
 @njit
-def _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                  first_deal, results, adjusted, holes, boards, tables, preflop_v, cache_a,
-                  cache_b):
-    _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                first_deal, results, adjusted, 0, v.shape[0], holes, boards, tables, preflop_v,
-                cache_a, cache_b)
+def _deals_kernel(rules, kinds, params, deals, seed, first_deal, results, adjusted, tables,
+                  preflop_v, caches):
+    _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted, 0,
+                deals.v.shape[0], tables, preflop_v, caches)
 
 
 @njit(parallel=True)
-def _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
-                           seed, first_deal, results, adjusted, holes, boards, tables,
-                           preflop_v, cache_a, cache_b):
-    blocks = (v.shape[0] + 1023) // 1024
+def _deals_kernel_parallel(rules, kinds, params, deals, seed, first_deal, results, adjusted,
+                           tables, preflop_v, caches):
+    count = deals.v.shape[0]
+    blocks = (count + 1023) // 1024
     for block in prange(blocks):
-        _play_pairs(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                    first_deal, results, adjusted, 1024 * block,
-                    min(v.shape[0], 1024 * (block + 1)), holes, boards, tables, preflop_v,
-                    cache_a, cache_b)
+        _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted,
+                    1024 * block, min(count, 1024 * (block + 1)), tables, preflop_v, caches)
 
 
 def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
@@ -643,25 +656,37 @@ def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equ
     `cache_a`, `cache_b` (`range_cache(n)`, kept between calls on the same deals) save its
     range-aware v for the next call: valid for one `narrow` setting, the results are the same.
     """
-    context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
-    _deals_kernel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
-                  first_deal, results, adjusted, *context, *_caches(cache_a, cache_b))
+    _deals_kernel(*_kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes,
+                                     allin_equity, seed, first_deal, results, adjusted, holes,
+                                     boards, preflop_v, cache_a, cache_b))
 
 
 def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
                         seed, first_deal, results, adjusted, holes=None, boards=None,
                         preflop_v=None, cache_a=None, cache_b=None):
     """`play_deals` over all cores (numba threads, blocks of 1,024 deals); identical results."""
-    context = _range_context(((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
-    _deals_kernel_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
-                           seed, first_deal, results, adjusted, *context,
-                           *_caches(cache_a, cache_b))
+    _deals_kernel_parallel(*_kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v,
+                                              outcomes, allin_equity, seed, first_deal, results,
+                                              adjusted, holes, boards, preflop_v, cache_a,
+                                              cache_b))
 
 
-def _caches(cache_a, cache_b):
-    """The kernels' cache arguments: empty arrays for none."""
+def _kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                      first_deal, results, adjusted, holes, boards, preflop_v, cache_a, cache_b):
+    """`play_deals`'s arguments bundled as the deal kernels take them: the two strategies as
+    (kinds int64[2], params float64[2, k]), the deals as `DealArrays` and the two caches as a
+    pair (empty arrays for none). (Not the tables in a bundle too: numba's parallel loops refuse
+    a tuple that holds a tuple of arrays.)"""
+    holes, boards, tables, preflop_v = _range_context(
+        ((kind_a, params_a), (kind_b, params_b)), holes, boards, preflop_v)
     empty = np.empty((0, *RANGE_CACHE_SHAPE))
-    return (empty if cache_a is None else cache_a), (empty if cache_b is None else cache_b)
+    caches = (empty if cache_a is None else cache_a), (empty if cache_b is None else cache_b)
+    kinds = np.array((kind_a, kind_b), dtype=np.int64)
+    params = np.stack((np.asarray(params_a, dtype=np.float64),
+                       np.asarray(params_b, dtype=np.float64)))
+    deals = DealArrays(v, outcomes, allin_equity, holes, boards)
+    return (rules, kinds, params, deals, seed, first_deal, results, adjusted, tables, preflop_v,
+            caches)
 
 
 def encode_rules(game) -> np.ndarray:

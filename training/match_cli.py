@@ -55,7 +55,7 @@ class StrategyHelpCommand(click.Command):
 def note_rounded_hands(program: str, hands: int) -> None:
     """Say on stderr that an odd --hands is played as whole duplicate deals (one more hand)."""
     if hands % 2:
-        click.echo(f"{program}: note: --hands {hands:,} rounded up to {hands + 1:,} (whole "
+        click.echo(f"{program}: note: --hands {hands} rounded up to {hands + 1} (whole "
                    "duplicate deals: each deal is played twice, the seats swapped)", err=True)
 
 

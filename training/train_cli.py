@@ -69,7 +69,8 @@ def _say(text: str) -> None:
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="Annealing steps (default: the config's schedule).")
 @click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Train for this long instead of a number of steps.")
+              help="Train for this long instead of a number of steps (time in the steps; the "
+                   "set-up and the final LBR report come on top).")
 @click.option("--run-dir", "run_dir", type=click.Path(file_okay=False), default=None,
               help="Where the log, checkpoint and best profile go (default runs/<date-time>).")
 @click.option("--resume", "resume", type=click.Path(file_okay=False, exists=True), default=None,
@@ -92,8 +93,6 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
     if ctx.invoked_subcommand is not None:
         return
     session_started = time.perf_counter()  # training.seconds counts from here
-    from gambler.training.anneal import CHECKPOINT, Trainer, load_state
-
     if steps is not None and hours is not None:
         raise click.UsageError("--steps and --hours exclude each other")
     if resume:
@@ -105,8 +104,13 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
             raise click.UsageError(f"--resume continues a run with its own config, seed and "
                                    f"target: drop {names}")
         directory = Path(resume)
-        resumed = load_state(directory)
-        _say(_resume_line(directory, resumed))  # at once: the set-up below can take minutes
+        line = _resume_line(directory)
+        if line:
+            _say(line)  # at once, before even importing the engine: the set-up takes minutes
+    from gambler.training.anneal import CHECKPOINT, Trainer, load_state
+
+    if resume:
+        resumed = load_state(directory)  # a missing or damaged checkpoint: one clear error
     if out:
         check_output_path(out, "--out")
     game = load_game(game_file)
@@ -142,6 +146,9 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
         if not as_json:
             trainer.notify = _say
             trainer.deal_progress = progress_bar  # a bar on a terminal only
+            if not kernels_compiled():
+                _say(f"compiling the engine's numba kernels first (once after an install or "
+                     f"an upgrade): about {COMPILE_MINUTES} min")
         try:
             profile = trainer.run()
         except KeyboardInterrupt:
@@ -173,8 +180,9 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
         from gambler.training.anneal import format_duration
 
         best = summary["scores"]["weighted"]
-        _say(f"{state.step:,} steps, {state.accepted:,} accepted, {state.improvements:,} new "
-             f"bests in {format_duration(summary['seconds'])}; best "
+        _say(f"{state.step:,} step{'s' if state.step != 1 else ''}, {state.accepted:,} "
+             f"accepted, {state.improvements:,} new best{'s' if state.improvements != 1 else ''} "
+             f"in {format_duration(summary['seconds'])}; best "
              f"{best['mbb_per_hand']:+,.1f} ± {best['ci95_mbb']:,.1f} mbb/hand; best profile "
              f"in {directory / 'best.yaml'}")
         if "lbr" in summary:
@@ -184,26 +192,55 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
                  f"(seed {lbr['seed']})")
 
 
-def _resume_line(directory: Path, state) -> str:
-    """`resuming runs/night at step 13 of 231 (12 done)`, or for an --hours run the time left."""
-    if state.target_steps is not None:
-        if state.step >= state.target_steps:
-            return (f"resuming {directory}: all {state.target_steps:,} steps are done; "
-                    "writing its best profile again")
-        return (f"resuming {directory} at step {state.step + 1:,} of {state.target_steps:,} "
-                f"({state.step:,} done)")
-    from gambler.training.anneal import format_duration
+#: A first run's compilation of the kernels a training step uses (win rates, holding tables, the
+#: engine, LBR), rounded up: measured 1.5 min of CPU time on a 2-core x86 VM (numba compiles on
+#: one core, so that is its wall time on an idle machine).
+COMPILE_MINUTES = 2
 
-    left = max(0.0, (state.target_seconds or 0.0) - state.elapsed)
-    return (f"resuming {directory} at step {state.step + 1:,} ({state.step:,} done; "
-            f"{format_duration(left)} of steps to go)")
+
+def kernels_compiled() -> bool:
+    """Whether numba's cache holds the engine's compiled kernels; if not, the first evaluation
+    compiles them first. (numba names a cached kernel `<module>.<function>-<line>.<python>.nbi`
+    in a folder per source folder.)"""
+    import numba
+
+    import gambler.jit  # noqa: F401  (chooses numba's cache folder)
+
+    folder = numba.config.CACHE_DIR
+    if not folder:
+        return True  # numba's default, beside the sources: cannot tell, so say nothing
+    return any(Path(folder).glob("*/engine._deals_kernel-*.nbi"))
+
+
+#: `anneal.CHECKPOINT`, named here too so that the resume line needs no import of the engine
+#: (numba and the kernels' modules take seconds to import on a busy machine).
+CHECKPOINT_FILE = "checkpoint.json"
+
+
+def _resume_line(directory: Path) -> str | None:
+    """`resuming runs/night at step 13 of 231 (12 done)`, or for an --hours run the time left;
+    None if the checkpoint cannot be read (`anneal.load_state` then says why)."""
+    try:
+        state = json.loads((directory / CHECKPOINT_FILE).read_text())
+        step, target = int(state["step"]), state["target_steps"]
+        seconds_left = max(0.0, float(state["target_seconds"] or 0.0) - float(state["elapsed"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if target is not None:
+        if step >= target:
+            return (f"resuming {directory}: all {target:,} steps are done; writing its best "
+                    "profile again")
+        return f"resuming {directory} at step {step + 1:,} of {target:,} ({step:,} done)"
+    minutes = seconds_left / 60
+    left = f"{minutes / 60:,.1f} h" if minutes >= 90 else f"{minutes:,.0f} min"
+    return f"resuming {directory} at step {step + 1:,} ({step:,} done; {left} of steps to go)"
 
 
 def _start_line(directory: Path, config_name, trainer, hours) -> str:
     """`run runs/night: 231 steps over 77 parameters of v2-start, config ... seed 0`."""
     state, config = trainer.state, trainer.config
     target = f"{hours:g} h of steps" if state.target_steps is None \
-        else f"{state.target_steps:,} steps"
+        else f"{state.target_steps:,} step{'s' if state.target_steps != 1 else ''}"
     return (f"run {directory}: {target} over the {len(trainer.labels):,} parameters of "
             f"{config.start}; config {config_name or 'built-in defaults'}, seed {state.seed}")
 
