@@ -23,8 +23,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from gambler.errors import GamblerError
+
 #: The caches' names, in the order `gambler-cache` lists them.
 NAMES = ("numba", "deals", "holdings")
+
+
+class CacheError(GamblerError, OSError):
+    """No cache folder can be written (neither the root nor the temp fallback)."""
 
 
 def root() -> Path:

@@ -61,7 +61,7 @@ def choose_cache_dir() -> Path:
     for directory in candidates:
         if caches.writable(directory):
             return directory
-    raise OSError(f"no writable numba cache directory among {', '.join(map(str, candidates))}")
+    raise caches.CacheError(f"no writable numba cache directory among {', '.join(map(str, candidates))}")
 
 
 def _configure() -> None:

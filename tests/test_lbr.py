@@ -12,15 +12,14 @@ from acpc_support import NOLIMIT
 from gambler.bot.params import Profile, load_profile
 from gambler.bot.strategies import resolve_strategy
 from gambler.evaluator.holdings import HOLDING_CARDS
-from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups, matchup
-from gambler.evaluator.rng import stream_seed
+from gambler.evaluator.matchups import matchup
 from gambler.evaluator.tables import load_tables
 from lbr_reference import ReferenceBot, reference_lbr_hand
 from gambler.protocol import load_game
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
-from gambler.training.lbr import (ActionSetError, format_action_sets, holding_preflop_v, lbr_hand,
-                                  parse_action_sets, run_lbr)
+from gambler.training.lbr import (ActionSetError, deal_arrays, format_action_sets, lbr_hand,
+                                  lbr_tables, parse_action_sets, run_lbr)
 
 GAME = load_game(NOLIMIT)
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
@@ -91,8 +90,9 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     holding_v = cached_holding_rates(seed, 0, deals)
     spec = resolve_strategy(strategy)
     kind, params = encode_strategy(spec)
-    match_keys, match_counts = load_matchups()
-    preflop_v = holding_preflop_v()
+    rules, tables, lookups, arrays = encode_rules(GAME), load_tables(), lbr_tables(), \
+        deal_arrays(deal_set)
+    preflop_v = lookups.preflop_v
     sets = parse_action_sets(actions)
     decisions = narrowed = range_aware_plans = 0
     for i in range(deals):
@@ -104,12 +104,9 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
                 assert bot.v(sorted(bot_hole), round_) == deal_set.v[i, 1 - lbr, round_]
             trace = np.full((64, 3), -1, dtype=np.int64)
             ranges = np.full((64, 3), -1, dtype=np.int64)
-            payoff = lbr_hand(encode_rules(GAME), lbr, kind, params, deal_set.v[i, 1 - lbr],
-                              deal_set.holes[i, 1 - lbr], deal_set.holes[i, lbr], deal_set.boards[i], deal_set.outcomes[i],
-                              preflop_v, holding_v[i], load_tables(), match_keys, match_counts,
-                              SUIT_PERMUTATIONS, HOLDING_CARDS.astype(np.int64), sets,
-                              np.uint64(stream_seed(seed, 2 * i + lbr)), seed, 2 * i + lbr,
-                              trace, ranges)
+            # deal i of the set (which starts at deal 0): hand 2 i + lbr of the seed
+            payoff = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables,
+                              lookups, sets, trace, ranges)
             fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace
                     if r >= 0]
             actions_ref, chips, sizes = reference_lbr_hand(GAME, lbr, bot, deal_set.holes[i],

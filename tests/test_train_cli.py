@@ -16,6 +16,7 @@ import gambler.training.anneal as anneal
 import gambler.training.deals as deals_module
 import gambler.training.evaluate as evaluate
 from gambler.bot.params import load_profile
+from gambler.training.lbr import format_action_sets
 from gambler.training.anneal import RunState
 from gambler.training.config import ConfigError, TrainConfig, load_config, parse_config
 from gambler.training.evaluate import Backend, BackendError, Score
@@ -76,7 +77,8 @@ class FakeLbr:
         self.calls = []
 
     def __call__(self, profile, game, hands, seed, actions):
-        self.calls.append((hands, seed, actions))
+        assert isinstance(actions, np.ndarray)  # parsed once a run, not at every call
+        self.calls.append((hands, seed, format_action_sets(actions)))
         time.sleep(SETUP_SLEEP)
 
         class Result:
@@ -215,7 +217,7 @@ def test_no_lbr_report_skips_the_final_lbr_measurement(tmp_path, capsys, stubs):
     code, out, err = train(capsys, "--config", config_file(tmp_path), "--run-dir",
                            tmp_path / "report", "--steps", 1)
     assert code == 0, err
-    assert lbr.calls == [(300, 3200, "C,C,FCPA,FCPA")]
+    assert lbr.calls == [(300, 3200, "C,C,FCPA,FCPA")]  # the run's parsed sets, handed on
     reported = load_profile(tmp_path / "report" / "best.yaml").training["lbr"]
     assert (reported["mbb_per_hand"], reported["hands"], reported["seed"]) == (-1234.5, 300, 3200)
     # Its tables are computed first, said before (the slow part) and after.
@@ -379,7 +381,7 @@ def test_a_cold_numba_cache_is_announced_before_the_set_up(tmp_path, capsys, stu
     assert train_cli.kernels_compiled()
 
 
-def test_the_set_up_estimate_counts_only_what_the_cache_lacks_and_names_the_slow_part(
+def test_the_set_up_estimate_counts_only_what_the_cache_lacks_and_splits_out_lbr(
         tmp_path, stubs, monkeypatch):
     from test_anneal import trainer
 
@@ -395,12 +397,12 @@ def test_the_set_up_estimate_counts_only_what_the_cache_lacks_and_names_the_slow
     # holding tables for 1,000 deals each of LBR seeds 3000, 3001 and 3100.
     run._say_set_up()
     deals, tables = 3 * 50 + 3 * 1000, 3 * 1000
-    seconds = (deals * deals_module.DEAL_CORE_SECONDS
-               + tables * deals_module.HOLDINGS_CORE_SECONDS) / 2
+    table_seconds = tables * deals_module.HOLDINGS_CORE_SECONDS / 2
+    seconds = deals * deals_module.DEAL_CORE_SECONDS / 2 + table_seconds
     assert said == [f"set-up before the first step: up to the win rates of {deals:,} deals in 6 "
                     f"deal sets and LBR's holding tables for {tables:,} deals to compute (once; "
-                    f"cached after): about {anneal.format_duration(seconds)} on 2 cores, most of "
-                    f"it LBR's holding tables"]
+                    f"cached after): about {anneal.format_duration(seconds)} on 2 cores (LBR's "
+                    f"holding tables: {anneal.format_duration(table_seconds)} of it)"]
     # The probe computed nothing; once everything is cached, it says so.
     assert cache.computed == set()
     cache.computed.update({1000, 1001, 1100, 3000, 3001, 3100}
@@ -426,3 +428,17 @@ def test_plot_reads_a_log_still_being_written_and_names_a_damaged_line(tmp_path)
     with pytest.raises(GamblerError) as error:
         plot_run(tmp_path)
     assert str(error.value) == f"{tmp_path / 'log.jsonl'}:2: not a log record (damaged JSON)"
+
+
+def test_the_search_and_ab_tools_take_seeds_as_every_command_does(capsys):
+    from gambler.cli import CLI_MAX_SEED
+    from gambler.training import ab, search
+
+    assert search.seed_argument(str(CLI_MAX_SEED)) == CLI_MAX_SEED
+    for main_, argv in ((ab.main, ["a", "b", "--lbr-seed", "-3"]),
+                        (search.main, ["--seed", str(CLI_MAX_SEED + 1)])):
+        with pytest.raises(SystemExit) as exit_:
+            main_(argv)
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1].endswith(
+            "is not a seed: seeds are whole numbers from 0 to 4,294,967,295")

@@ -19,6 +19,7 @@ import json
 import sys
 
 from gambler.training.search import OPPONENTS  # the fixed opponents: profiles, exploiters, baselines
+from gambler.training.search import seed_argument
 
 #: The engine's seed for mixed play and the random baseline (gambler-match uses the deal seed
 #: instead, so rows of mixed profiles or `random` differ from its differences by that luck).
@@ -63,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a")
     parser.add_argument("b")
-    parser.add_argument("--seed", type=int, default=7, help="deal seed (default 7)")
+    parser.add_argument("--seed", type=seed_argument, default=7, help="deal seed (default 7)")
     parser.add_argument("--hands", type=int, default=100000, help="hands (default 100,000)")
-    parser.add_argument("--lbr-seed", type=int, default=1, help="LBR deal seed (default 1)")
+    parser.add_argument("--lbr-seed", type=seed_argument, default=1,
+                        help="LBR deal seed (default 1)")
     parser.add_argument("--lbr-hands", type=int, default=20000,
                         help="LBR hands (default 20,000; 0: no LBR)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -49,6 +49,7 @@ computation, LBR's holding tables, the start profile's scoring, the final LBR re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -65,7 +66,7 @@ from gambler.training.config import TrainConfig
 from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_CORE_SECONDS,
                                     cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
-from gambler.training.lbr import LbrDeals, run_lbr
+from gambler.training.lbr import LbrDeals, parse_action_sets, run_lbr
 from gambler.training.engine import encode_rules, encode_strategy
 
 CHECKPOINT = "checkpoint.json"
@@ -212,6 +213,7 @@ class Trainer:
         #: being computed (the CLI sets it; None: silent)
         self.deal_progress = None
         self.lbr = config.lbr
+        self._lbr_action_sets = parse_action_sets(config.lbr["actions"])  # parsed once a run
         self._lbr_deals: dict[int, LbrDeals] = {}
         #: one line of text -> None: told each set-up phase as it starts (None: silent)
         self.notify = None
@@ -277,18 +279,24 @@ class Trainer:
         if key not in self._deal_sets:
             started = time.perf_counter()
             computed = []
+            updates = []  # the progress bar's update, once computing starts
+            bar = contextlib.ExitStack()
 
             def announce(deals: int) -> None:
                 computed.append(deals)
                 self._say(f"computing the win rates of {deals:,} {role} (deal seed {seed}): "
                           f"{_about(estimate_seconds(deals, DEAL_CORE_SECONDS))}")
+                if self.deal_progress is not None:  # after the line, not across it
+                    updates.append(bar.enter_context(
+                        self.deal_progress(f"win rates of deal set {seed}", deals)))
 
-            if self.deal_progress is None:
-                self._deal_sets[key] = cached_deal_set(seed, 0, count, announce=announce)
-            else:
-                with self.deal_progress(f"win rates of deal set {seed}", count) as update:
-                    self._deal_sets[key] = cached_deal_set(seed, 0, count, progress=update,
-                                                           announce=announce)
+            def progress(deals: int) -> None:
+                if updates and updates[0] is not None:
+                    updates[0](deals)
+
+            with bar:
+                self._deal_sets[key] = cached_deal_set(seed, 0, count, progress=progress,
+                                                       announce=announce)
             seconds = time.perf_counter() - started
             self._deal_seconds += seconds
             if computed:
@@ -329,9 +337,10 @@ class Trainer:
                          f"set{'s' if count > 1 else ''}")
         if tables:
             parts.append(f"LBR's holding tables for {tables:,} deals")
-        most = ", most of it LBR's holding tables" if table_seconds > deal_seconds else ""
+        split = f" (LBR's holding tables: {format_duration(table_seconds)} of it)" \
+            if tables and any(missing) else ""
         self._say(f"set-up before the first step: up to {' and '.join(parts)} to compute (once; "
-                  f"cached after): {_about(deal_seconds + table_seconds)}{most}")
+                  f"cached after): {_about(deal_seconds + table_seconds)}{split}")
 
     def _prepare_lbr(self, seed: int, hands: int) -> None:
         """Compute (or find in the cache) LBR's deals and holding tables for `hands` hands of
@@ -377,7 +386,7 @@ class Trainer:
         if (seed, hands) not in self._lbr_deals:
             self._prepare_lbr(seed, hands)
         deals = kept(self._lbr_deals, (seed, hands), lambda: LbrDeals(seed, hands, keep=True))
-        result = run_lbr(profile, self.game, actions=self.lbr["actions"], deals=deals)
+        result = run_lbr(profile, self.game, actions=self._lbr_action_sets, deals=deals)
         self.state.lbr_hands += 2 * deals.count
         return result.chips.sum(axis=1)
 
@@ -610,7 +619,7 @@ class Trainer:
             self._prepare_lbr(seed, report_hands)
             self._say(f"measuring LBR ({self.lbr['actions']}) against the best profile over "
                       f"{report_hands:,} hands (LBR seed {seed})")
-            result = run_lbr(best, self.game, report_hands, seed, self.lbr["actions"])
+            result = run_lbr(best, self.game, report_hands, seed, self._lbr_action_sets)
             training["lbr"] = _score_dict(result.score) | {"actions": self.lbr["actions"],
                                                            "seed": seed}
         self._update_wall()

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from numba import uint64
 
+from gambler.errors import GamblerError
 from gambler.evaluator.hand_rank import rank_hands_unchecked
 from gambler.evaluator.matchups import allin_equities
 from gambler.evaluator.rates import win_rates
@@ -92,6 +93,10 @@ def deal_cards(seed: int, first_deal: int, count: int) -> tuple[np.ndarray, np.n
     boards = np.empty((count, 5), dtype=np.uint8)
     _deal_cards(seed, first_deal, holes, boards)
     return holes, boards
+
+
+class DealSetError(GamblerError, ValueError):
+    """A deal set asked for in a way the cache cannot serve."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +333,8 @@ def cached_holding_rates(seed: int, start: int, count: int,
     holdings are about to be computed, before computing them (never, when cached)."""
     chunk = start // HOLDINGS_CHUNK
     if (start + count - 1) // HOLDINGS_CHUNK != chunk or count < 1:
-        raise ValueError("cached_holding_rates reads within one chunk")
+        raise DealSetError(f"cached_holding_rates reads within one chunk of {HOLDINGS_CHUNK:,} "
+                           f"deals, not deals {start:,}..{start + count - 1:,}")
     directory = holdings_cache_dir()
     for size in (HOLDINGS_CHUNK, count):
         path = directory / f"s{seed}-d{chunk * HOLDINGS_CHUNK}-n{size}.npy"

@@ -41,6 +41,7 @@ each holding from the shipped matchup table (`evaluator.matchups`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange
@@ -57,8 +58,8 @@ from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_
                                          narrowed_range, narrowing_rounds)
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
                                      PLAN_ROUND, PROFILE, RAISE_CODE, RAISED, RANDOM, ROUND,
-                                     SPENT, adjusted_payoff_of, apply_action, fixed_action,
-                                     is_mixed, is_range_aware, mixing_probability,
+                                     SPENT, DealArrays, adjusted_payoff_of, apply_action,
+                                     fixed_action, is_mixed, is_range_aware, mixing_probability,
                                      narrow_fractions, payoff_of, player_to_act, raise_range,
                                      random_action, random_fold_probability, record_and_apply,
                                      start_hand)
@@ -110,6 +111,55 @@ def format_action_sets(bits: np.ndarray) -> str:
     [2, 2, 27, 27] -> "C,C,FCPA,FCPA"."""
     return ",".join("".join(letter for letter, bit in ACTION_LETTERS.items() if value & bit)
                     for value in np.asarray(bits).tolist())
+
+
+# --- the kernels' bundles -----------------------------------------------------------------------
+# (The hand tables, `evaluator.tables.HandTables`, are a bundle of their own and stay a separate
+# argument: numba's parallel loop refuses a tuple that holds a tuple of arrays.)
+
+class LbrTables(NamedTuple):
+    """The lookup tables LBR reads besides the hand tables (`lbr_tables` loads them)."""
+
+    preflop_v: np.ndarray      # float64[1326]: each holding's v before the flop, by holding index
+    holding_cards: np.ndarray  # int64[1326, 2]: each holding's two cards, lower first
+    match_keys: np.ndarray     # int64[m]: the preflop matchup table's keys (`evaluator.matchups`)
+    match_counts: np.ndarray   # int64[m, 2]: the key's wins and ties, of 1,712,304 boards
+    permutations: np.ndarray   # int64[24, 4]: the suit permutations that orient a key
+
+
+def lbr_tables() -> LbrTables:
+    """The tables of `LbrTables`, loaded (each is read once a process)."""
+    from gambler.evaluator.holdings import HOLDING_CARDS
+    from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
+
+    match_keys, match_counts = load_matchups()
+    return LbrTables(holding_preflop_v(), HOLDING_CARDS.astype(np.int64), match_keys,
+                     match_counts, SUIT_PERMUTATIONS)
+
+
+def deal_arrays(deals) -> DealArrays:
+    """A `training.deals.DealSet`'s arrays as the kernels read them."""
+    return DealArrays(deals.v, deals.outcomes, deals.allin_equity, deals.holes, deals.boards)
+
+
+class LbrWork(NamedTuple):
+    """One thread's work arrays for `_lbr_play`, reused hand after hand (`_new_work`)."""
+
+    hand: np.ndarray       # int64[HAND_STATE_SIZE]: the hand in play; its final state after it
+    scratch: np.ndarray    # int64[HAND_STATE_SIZE]: the hand after a raise LBR weighs
+    range_: np.ndarray     # float64[4, 1326]: the bot's range (rows WEIGHT, CHANCE, PLAIN, MIXED)
+    equity: np.ndarray     # float64[1326]: LBR's equity against each holding this round
+    cache_v: np.ndarray    # float64[2, 1326]: range-aware v of two plans (`_round_values`)
+    cache_key: np.ndarray  # int64[3]: their keys (-1: empty) and the slot to fill next
+
+
+@helper
+def _new_work():
+    """An `LbrWork` (the range zeroed: `_mass` reads every row of a holding it rules out)."""
+    return LbrWork(np.empty(HAND_STATE_SIZE, dtype=np.int64),
+                   np.empty(HAND_STATE_SIZE, dtype=np.int64),
+                   np.zeros((4, HOLDINGS), dtype=np.float64), np.zeros(HOLDINGS, dtype=np.float64),
+                   np.empty((2, HOLDINGS), dtype=np.float64), np.empty(3, dtype=np.int64))
 
 
 # --- the range --------------------------------------------------------------------------------
@@ -220,10 +270,10 @@ def _narrow(range_, kind, params, values, rules, hand, bot, code, amount):
 # --- LBR's equity against each holding ----------------------------------------------------------
 
 @helper
-def _equities(tables, match_keys, match_counts, permutations, hole, board, visible, range_,
-              holding_cards, equity):
+def _equities(tables, lbr_tables, hole, board, visible, range_, equity):
     """equity[h] = LBR's exact equity (wins + ties / 2) against holding h for every holding
     still in the range, with `visible` board cards and every completion of the rest."""
+    holding_cards = lbr_tables.holding_cards
     alive = np.empty(range_.shape[1], dtype=np.bool_)
     for index in range(alive.shape[0]):
         alive[index] = _mass(range_, index) > 0.0
@@ -233,11 +283,11 @@ def _equities(tables, match_keys, match_counts, permutations, hole, board, visib
                 a0, a1 = np.int64(hole[0]), np.int64(hole[1])
                 b0 = np.int64(holding_cards[index, 0])
                 b1 = np.int64(holding_cards[index, 1])
-                forward = oriented_key(permutations, a0, a1, b0, b1)
-                backward = oriented_key(permutations, b0, b1, a0, a1)
-                row = np.searchsorted(match_keys, min(forward, backward))
-                wins = match_counts[row, 0]
-                ties = match_counts[row, 1]
+                forward = oriented_key(lbr_tables.permutations, a0, a1, b0, b1)
+                backward = oriented_key(lbr_tables.permutations, b0, b1, a0, a1)
+                row = np.searchsorted(lbr_tables.match_keys, min(forward, backward))
+                wins = lbr_tables.match_counts[row, 0]
+                ties = lbr_tables.match_counts[row, 1]
                 if backward < forward:
                     wins = 1_712_304 - wins - ties
                 equity[index] = (wins + 0.5 * ties) / 1_712_304
@@ -294,11 +344,12 @@ def _equities(tables, match_keys, match_counts, permutations, hole, board, visib
 # --- LBR's decision -----------------------------------------------------------------------------
 
 @helper
-def _raise_value(kind, params, values, fresh_plan, rules, hand, lbr, target, range_, equity,
-                 scratch, pot, to_call, wp):
-    """The one-step value of LBR raising to `target` (item 3 of the module docstring).
-    `values`: each holding's v for the bot's answer; `fresh_plan`: the answer is a range-aware
-    bot's first decision of the round, whose plan (and mixing chance) follows from `values`."""
+def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot, to_call, wp):
+    """The one-step value of LBR raising to `target` from `work.hand` (item 3 of the module
+    docstring; `work.scratch` receives the hand after the raise). `values`: each holding's v for
+    the bot's answer; `fresh_plan`: the answer is a range-aware bot's first decision of the round,
+    whose plan (and mixing chance) follows from `values`."""
+    hand, scratch, range_, equity = work.hand, work.scratch, work.range_, work.equity
     bot = 1 - lbr
     scratch[:] = hand
     apply_action(rules, scratch, lbr, RAISE_CODE, target)
@@ -336,9 +387,10 @@ def _raise_value(kind, params, values, fresh_plan, rules, hand, lbr, target, ran
 
 
 @helper
-def _lbr_decision(kind, params, values, fresh_plan, rules, hand, lbr, actions, range_, equity,
-                  scratch):
-    """LBR's (code, raise-to): the action of best one-step value (module docstring)."""
+def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work):
+    """LBR's (code, raise-to) in `work.hand`: the action of best one-step value (module
+    docstring), against the range `work.range_` with LBR's equities `work.equity`."""
+    hand, range_, equity = work.hand, work.range_, work.equity
     bet = hand[MAX_SPENT]
     to_call = bet - hand[SPENT + lbr]
     pot = hand[SPENT] + hand[SPENT + 1]
@@ -375,8 +427,8 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, hand, lbr, actions, r
         if target == previous:
             continue
         previous = target
-        value = _raise_value(kind, params, values, fresh_plan, rules, hand, lbr, target,
-                             range_, equity, scratch, pot, to_call, wp)
+        value = _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot,
+                             to_call, wp)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -387,21 +439,28 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, hand, lbr, actions, r
 # --- whole hands --------------------------------------------------------------------------------
 
 @helper
-def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v, holding_v,
-              tables, match_keys, match_counts, permutations, holding_cards, action_sets,
-              rng_state, seed, hand_number, trace, ranges, line, hand, range_, equity, scratch,
-              cache_v, cache_key):
-    """One hand of LBR (at position `lbr`, holding `hole`) against the strategy; the final state
-    is left in `hand`. `bot_v[r]` is the bot's own v in round r; its mixed play draws from
-    (seed, hand_number). `ranges` (int64[k, 3], may be empty) receives, at each of LBR's
-    decisions, the bot's range as (holdings, sum of their indices, total weight x 10^6), for
-    the tests. `line` (int64[4]) receives LBR's first bet or raise: its round (-1 if none), 1
-    if it raised a bet (0: a bet), 1 if all in, and the bot's answer (an action code, -1 if
-    none). A range-aware profile (`evaluator.narrowing`) plans with v against LBR's range
-    narrowed by LBR's raises; LBR models that exactly (`_round_values`), for which it needs the
-    bot's cards `bot_hole` (to look its own v up; LBR's decisions never read them). Returns the
-    rng state."""
+def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, seed, tables,
+              lbr_tables, action_sets, trace, ranges, line, work):
+    """One hand of LBR at position `lbr` against the strategy (`kind`, `params`) on deal i of
+    `deals` (`DealArrays`; `deals_holding_v[i]`: its holdings' v, `evaluator.holdings`), deal
+    number `first_deal + i` of `seed`; the final state is left in `work.hand` (`LbrWork`). The
+    hand's number, 2 x deal + lbr, and `seed` seed the random baseline's stream and the bot's
+    mixed play. `ranges` (int64[k, 3], may be empty) receives, at each of LBR's decisions, the
+    bot's range as (holdings, sum of their indices, total weight x 10^6), for the tests. `line`
+    (int64[4]) receives LBR's first bet or raise: its round (-1 if none), 1 if it raised a bet
+    (0: a bet), 1 if all in, and the bot's answer (an action code, -1 if none). A range-aware
+    profile (`evaluator.narrowing`) plans with v against LBR's range narrowed by LBR's raises;
+    LBR models that exactly (`_round_values`), for which it needs the bot's cards (to look its
+    own v up; LBR's decisions never read them)."""
     bot = 1 - lbr
+    bot_v, bot_hole, hole, board = deals.v[i, bot], deals.holes[i, bot], deals.holes[i, lbr], \
+        deals.boards[i]
+    holding_v = deals_holding_v[i]
+    preflop_v, holding_cards = lbr_tables.preflop_v, lbr_tables.holding_cards
+    hand, range_, equity, cache_v, cache_key = work.hand, work.range_, work.equity, \
+        work.cache_v, work.cache_key
+    hand_number = 2 * (first_deal + i) + lbr
+    rng_state = stream_seed(seed, hand_number)
     start_hand(rules, hand)
     line[:] = -1
     awaiting_answer = False
@@ -463,8 +522,7 @@ def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v,
             decisions += 1
             if equity_round != round_:
                 visible = 0 if round_ == 0 else 2 + round_
-                _equities(tables, match_keys, match_counts, permutations, hole, board, visible,
-                          range_, holding_cards, equity)
+                _equities(tables, lbr_tables, hole, board, visible, range_, equity)
                 equity_round = round_
             answer = values
             fresh_plan = False
@@ -474,62 +532,46 @@ def _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v,
                                        hand[RAISED + lbr] | (np.int64(1) << round_), preflop_v,
                                        holding_v, board, tables, cache_v, cache_key)
                 fresh_plan = True
-            code, amount = _lbr_decision(kind, params, answer, fresh_plan, rules, hand, lbr,
-                                         action_sets[round_], range_, equity, scratch)
+            code, amount = _lbr_decision(kind, params, answer, fresh_plan, rules, lbr,
+                                         action_sets[round_], work)
             if code == RAISE_CODE and line[0] < 0:
                 line[0] = round_
                 line[1] = 1 if hand[SPENT + lbr] < hand[MAX_SPENT] else 0
                 line[2] = 1 if amount == rules[3 + lbr] else 0
                 awaiting_answer = True
         traced = record_and_apply(rules, hand, player, code, amount, trace, traced)
-    return rng_state
 
 
 @njit
-def lbr_hand(rules, lbr, kind, params, bot_v, bot_hole, hole, board, outcome, preflop_v,
-             holding_v, tables, match_keys, match_counts, permutations, holding_cards,
-             action_sets, rng_state, seed, hand_number, trace, ranges):
-    """One LBR hand: position 0's chips, with (round, code, raise-to) per action in `trace` and
-    the bot's range at each of LBR's decisions in `ranges` (`_lbr_play`). `outcome` is +1 when
-    position 0 wins the showdown (-1 loses, 0 splits)."""
-    hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-    range_ = np.zeros((4, HOLDINGS), dtype=np.float64)
-    equity = np.zeros(HOLDINGS, dtype=np.float64)
-    scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+def lbr_hand(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables, lbr_tables,
+             action_sets, trace, ranges):
+    """One LBR hand (`_lbr_play`: LBR at position `lbr` on deal i of `deals`): position 0's
+    chips, with (round, code, raise-to) per action in `trace` and the bot's range at each of
+    LBR's decisions in `ranges`."""
+    work = _new_work()
     line = np.empty(4, dtype=np.int64)
-    _lbr_play(rules, lbr, kind, params, bot_v, bot_hole, hole, board, preflop_v, holding_v,
-              tables, match_keys, match_counts, permutations, holding_cards, action_sets,
-              rng_state, seed, hand_number, trace, ranges, line, hand, range_, equity, scratch,
-              np.empty((2, HOLDINGS)), np.empty(3, dtype=np.int64))
-    return payoff_of(hand, outcome)
+    _lbr_play(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables, lbr_tables,
+              action_sets, trace, ranges, line, work)
+    return payoff_of(work.hand, deals.outcomes[i])
 
 
 @njit(parallel=True)
-def lbr_deals(rules, kind, params, holes, boards, v, outcomes, allin_equity, preflop_v,
-              holding_v, tables, match_keys, match_counts, permutations, holding_cards,
-              action_sets, seed, first_deal, results, adjusted, lines):
-    """LBR against the strategy on every deal, in both seats: `results[i] = (LBR's chips at
-    position 0, at position 1)` for deal `first_deal + i`, all-in adjusted in `adjusted`, and
-    LBR's first bet or raise in each hand in `lines[i, seat]` (`_lbr_play`). holding_v[i] is
-    float64[3, 1326] (`evaluator.holdings`); the rest as `play_deals`."""
-    for i in prange(holes.shape[0]):
-        hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
-        range_ = np.zeros((4, HOLDINGS), dtype=np.float64)
-        equity = np.zeros(HOLDINGS, dtype=np.float64)
-        scratch = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+def lbr_deals(rules, kind, params, deals, holding_v, seed, first_deal, tables, lbr_tables,
+              action_sets, results, adjusted, lines):
+    """LBR against the strategy on every deal of `deals` (`DealArrays`), in both seats:
+    `results[i] = (LBR's chips at position 0, at position 1)` for deal `first_deal + i`, all-in
+    adjusted in `adjusted`, and LBR's first bet or raise in each hand in `lines[i, seat]`
+    (`_lbr_play`). holding_v[i] is float64[3, 1326] (`evaluator.holdings`)."""
+    for i in prange(deals.v.shape[0]):
+        work = _new_work()
         no_trace = np.empty((0, 3), dtype=np.int64)
-        cache_v = np.empty((2, HOLDINGS), dtype=np.float64)
-        cache_key = np.empty(3, dtype=np.int64)
-        deal = first_deal + i
         for lbr in range(2):
-            _lbr_play(rules, lbr, kind, params, v[i, 1 - lbr], holes[i, 1 - lbr], holes[i, lbr],
-                      boards[i], preflop_v, holding_v[i], tables, match_keys, match_counts,
-                      permutations, holding_cards, action_sets, stream_seed(seed, 2 * deal + lbr),
-                      seed, 2 * deal + lbr, no_trace, no_trace, lines[i, lbr], hand, range_,
-                      equity, scratch, cache_v, cache_key)
+            _lbr_play(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables,
+                      lbr_tables, action_sets, no_trace, no_trace, lines[i, lbr], work)
             sign = 1 if lbr == 0 else -1
-            results[i, lbr] = sign * payoff_of(hand, outcomes[i])
-            adjusted[i, lbr] = sign * adjusted_payoff_of(hand, outcomes[i], allin_equity[i])
+            results[i, lbr] = sign * payoff_of(work.hand, deals.outcomes[i])
+            adjusted[i, lbr] = sign * adjusted_payoff_of(work.hand, deals.outcomes[i],
+                                                         deals.allin_equity[i])
 
 
 # --- the runner ---------------------------------------------------------------------------------
@@ -606,15 +648,15 @@ class LbrDeals:
             yield start, self.deals.slice(start, stop), holding_v
 
 
-def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DEFAULT_ACTIONS,
-            threads: int | None = None, progress=None, deals: LbrDeals | None = None) -> LbrResult:
+def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
+            actions: str | np.ndarray = DEFAULT_ACTIONS, threads: int | None = None, progress=None,
+            deals: LbrDeals | None = None) -> LbrResult:
     """LBR against `strategy` (a `Profile`, `ExploiterRules` or a baseline name) on the duplicate
-    deals of `seed` (`hands` rounded up to whole deals), or on `deals` if given.
-    `progress(deals)` is told as chunks finish."""
+    deals of `seed` (`hands` rounded up to whole deals), or on `deals` if given. `actions`: the
+    action sets as text (`"C,C,FCPA,FCPA"`) or already parsed (`parse_action_sets`' array, used
+    as is). `progress(deals)` is told as chunks finish."""
     import numba
 
-    from gambler.evaluator.holdings import HOLDING_CARDS
-    from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
     from gambler.evaluator.tables import load_tables
     from gambler.training.engine import encode_rules, encode_strategy
 
@@ -623,9 +665,7 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DE
     kind, params = encode_strategy(strategy)
     rules = encode_rules(game)
     tables = load_tables()
-    match_keys, match_counts = load_matchups()
-    holding_cards = HOLDING_CARDS.astype(np.int64)
-    preflop_v = holding_preflop_v()
+    lookups = lbr_tables()
     chips = np.zeros((deals.count, 2), dtype=np.int64)
     adjusted = np.zeros((deals.count, 2), dtype=np.float64)
     lines = np.zeros((deals.count, 2, 4), dtype=np.int64)
@@ -635,10 +675,9 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1, actions: str = DE
     try:
         for start, part, holding_v in deals.chunks():
             stop = start + len(part)
-            lbr_deals(rules, kind, params, part.holes, part.boards, part.v, part.outcomes,
-                      part.allin_equity, preflop_v, holding_v, tables, match_keys, match_counts,
-                      SUIT_PERMUTATIONS, holding_cards, action_sets, deals.seed, start,
-                      chips[start:stop], adjusted[start:stop], lines[start:stop])
+            lbr_deals(rules, kind, params, deal_arrays(part), holding_v, deals.seed, start, tables,
+                      lookups, action_sets, chips[start:stop], adjusted[start:stop],
+                      lines[start:stop])
             if progress is not None:
                 progress(stop - start)
     finally:

@@ -95,10 +95,22 @@ def search(candidates: int, seed: int, out) -> None:
         out.flush()
 
 
+def seed_argument(text: str) -> int:
+    """argparse's type for a seed: `gambler.cli.SEED`'s range and wording, as every command's."""
+    import click
+
+    from gambler.cli import SEED
+
+    try:
+        return SEED.convert(text, None, None)
+    except click.BadParameter as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--candidates", type=int, default=1200)
-    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--seed", type=seed_argument, default=2)
     parser.add_argument("--out", default="search.jsonl")
     parser.add_argument("--best", default=None, metavar="JSONL",
                         help="Write the best candidate of this file as a profile (--write).")
