@@ -13,7 +13,7 @@ computing them again: the hands/s row is the same, the last row is then no longe
 * LBR's hands per second once the tables exist (numba, every core), against the peer: the
   plain-Python reference LBR of the tests (`tests/lbr_reference.py`), on the same deals;
 * the whole of `gambler-lbr default-v1 --hands N` from an empty cache (deal set, tables, play): the
-  issue's target is 20,000 hands in under 2 minutes on this machine's two cores.
+  target is 20,000 hands in under 2 minutes on this machine's two cores.
 
 Medians over `--runs` repetitions where a figure is cheap enough to repeat.
 """

@@ -113,6 +113,24 @@ def last_line(text: str | None) -> str:
     return lines[-1] if lines else ""
 
 
+def _seed_taking(command: click.Command, args: list[str], token: str) -> str | None:
+    """The quoted name of the seed that `token` (a negative number, which click reads as an
+    unknown option) was given for: `'--seed'` after `--seed`, or a positional SEED argument
+    (`gambler-dealer`'s) at its place among the words that are not options; else None."""
+    if token not in args:
+        return None
+    position = args.index(token)
+    if position and args[position - 1] == "--seed":
+        return "'--seed'"
+    words_before = [arg for arg in args[:position] if not arg.startswith("-")]
+    arguments = [param for param in command.params if isinstance(param, click.Argument)]
+    if len(words_before) < len(arguments):
+        argument = arguments[len(words_before)]
+        if isinstance(argument.type, SeedType):
+            return f"'{argument.human_readable_name}'"
+    return None
+
+
 def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     click.echo(f"{program}: error: {message}", err=True)
     sys.exit(code)
@@ -134,11 +152,11 @@ def run(command: click.Command, argv: Sequence[str] | None = None,
         if debug:
             raise
         if error.option_name[1:].isdigit():  # click reads "-5" as an option
-            position = args.index(error.option_name) if error.option_name in args else 0
-            if position and args[position - 1] == "--seed":
-                fail(program, f"Invalid value for '--seed': '{error.option_name}' is not a seed: "
-                              f"seeds are whole numbers from 0 to {CLI_MAX_SEED:,} (see --help)",
-                     EXIT_USAGE)
+            seed_name = _seed_taking(command, args, error.option_name)
+            if seed_name:
+                fail(program, f"Invalid value for {seed_name}: '{error.option_name}' is not a "
+                              f"seed: seeds are whole numbers from 0 to {CLI_MAX_SEED:,} (see "
+                              "--help)", EXIT_USAGE)
             fail(program, f"{error.option_name}: negative numbers are not accepted here (counts "
                           "and seeds are 0 or more)", error.exit_code)
         fail(program, error.format_message() + " (see --help)", error.exit_code)

@@ -1,6 +1,6 @@
 """numba set-up shared by every kernel in gambler.
 
-Rules every jitted function follows (see the evaluator issue):
+Rules every jitted function follows:
 
 1. `cache=True` always, so a process after the first loads machine code instead of compiling.
 2. The cache lives in a per-user directory chosen here, at import, when `NUMBA_CACHE_DIR` is
