@@ -261,7 +261,8 @@ def test_gambler_dealer_command_plays_a_match_and_logs_it(tmp_path):
     (["m", NOLIMIT, "10", "1", "a", "b", "-p", "70000"], "bad port string"),
     (["m", NOLIMIT, "-5", "1", "a", "b"],
      "gambler-dealer: error: -5: negative numbers are not accepted here"),
-    (["m", NOLIMIT, "5", "-1", "a", "b"], "-1: negative numbers are not accepted here"),
+    (["m", NOLIMIT, "5", "-1", "a", "b"],
+     "Invalid value for 'SEED': '-1' is not a seed: seeds are whole numbers from 0 to"),
 ])
 def test_bad_arguments_give_one_line(argv, message, tmp_path):
     result = subprocess.run([sys.executable, "-m", "gambler.protocol.dealer_cli", *argv], cwd=tmp_path,
