@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -135,12 +136,13 @@ class Profile:
         """The 44 numbers of version 1 in file order: per round x y z, a0..a3, b0..b3."""
         return tuple(value for round_params in self.rounds for value in round_params.as_vector())
 
-    @property
+    @cached_property
     def keep(self) -> tuple[float, ...]:
-        """Per round, the fraction of the opponent's holdings kept when it raises (`narrow`)."""
+        """Per round, the fraction of the opponent's holdings kept when it raises (`narrow`).
+        Cached: the profile is frozen, and the bot and LBR's reference ask at every decision."""
         return tuple(round_params.narrow for round_params in self.rounds)
 
-    @property
+    @cached_property
     def range_aware(self) -> bool:
         """Whether some round narrows the opponent's range (v is then range-aware)."""
         return any(fraction < 1.0 for fraction in self.keep)

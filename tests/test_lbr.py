@@ -71,12 +71,12 @@ def _others(hole, board):
 
 
 @pytest.mark.parametrize("strategy, actions, deals", [
-    ("seed", "C,C,FCPA,FCPA", 300), ("default", "C,C,FCPA,FCPA", 300),
+    ("seed", "C,C,FCPA,FCPA", 150), ("default", "C,C,FCPA,FCPA", 150),
     ("handmade", "C,FCHPA,FCHPA,FCHPA", 25), ("seed", "FCPA,C,FCHPA,FCA", 25),
     ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
     ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
-    ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 100),
-    ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 100),
+    ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 60),
+    ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 60),
     ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 25),
     ("tests/data/profiles/v2-narrow.yaml", "C,C,FCPA,FCPA", 40),
     ("tests/data/profiles/v2-narrow.yaml", "FCPA,FCHPA,FCPA,FCPA", 8),
