@@ -71,13 +71,13 @@ def _others(hole, board):
 
 
 @pytest.mark.parametrize("strategy, actions, deals", [
-    ("seed", "C,C,FCPA,FCPA", 150), ("default", "C,C,FCPA,FCPA", 150),
-    ("handmade", "C,FCHPA,FCHPA,FCHPA", 25), ("seed", "FCPA,C,FCHPA,FCA", 25),
-    ("allin", "FCPA,C,FCPA,FCPA", 40), ("raise", "FCP,FCP,FCPA,FCPA", 40),
-    ("shover", "C,C,FCPA,FCPA", 60), ("prober", "C,FCHPA,FCPA,FCPA", 25),
-    ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 60),
-    ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 60),
-    ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 25),
+    ("seed", "C,C,FCPA,FCPA", 80), ("default", "C,C,FCPA,FCPA", 80),
+    ("handmade", "C,FCHPA,FCHPA,FCHPA", 15), ("seed", "FCPA,C,FCHPA,FCA", 15),
+    ("allin", "FCPA,C,FCPA,FCPA", 25), ("raise", "FCP,FCP,FCPA,FCPA", 20),
+    ("shover", "C,C,FCPA,FCPA", 30), ("prober", "C,FCHPA,FCPA,FCPA", 15),
+    ("tests/data/profiles/v2-test.yaml", "C,C,FCPA,FCPA", 40),
+    ("tests/data/profiles/v2-mixed.yaml", "C,C,FCPA,FCPA", 40),
+    ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 15),
     ("tests/data/profiles/v2-narrow.yaml", "C,C,FCPA,FCPA", 40),
     ("tests/data/profiles/v2-narrow.yaml", "FCPA,FCHPA,FCPA,FCPA", 8),
 ])
