@@ -79,6 +79,21 @@ def _plain_pass(tables, hands, values, flush_rows, card_count):
     return flush_count
 
 
+@helper
+def _revalue_flushes(tables, hands, values, flush_rows, flush_count):
+    """The second pass of `_rank_rows` and `_rank_rows_checked`: value the first `flush_count`
+    rows listed in `flush_rows` (the rows with a flush) with their flush."""
+    card_count = hands.shape[1]
+    for i in range(flush_count):
+        row = flush_rows[i]
+        key = SUIT_COUNTERS_START
+        bits = 0
+        for column in range(card_count):
+            key += tables.card_keys[hands[row, column]]
+            bits |= tables.card_bits[hands[row, column]]
+        values[row] = flush_value(tables, bits, flush_suit(key))
+
+
 @njit
 def _rank_rows(tables, hands, values, flush_rows):
     """Values of each row of `hands` (uint8[n, k], k = 5..7, every row valid).
@@ -96,14 +111,7 @@ def _rank_rows(tables, hands, values, flush_rows):
         flush_count = _plain_pass(tables, hands, values, flush_rows, 6)
     else:
         flush_count = _plain_pass(tables, hands, values, flush_rows, 5)
-    for i in range(flush_count):
-        row = flush_rows[i]
-        key = SUIT_COUNTERS_START
-        bits = 0
-        for column in range(card_count):
-            key += tables.card_keys[hands[row, column]]
-            bits |= tables.card_bits[hands[row, column]]
-        values[row] = flush_value(tables, bits, flush_suit(key))
+    _revalue_flushes(tables, hands, values, flush_rows, flush_count)
 
 
 #: The byte values a card code can take in a uint8 array: 0..51 are cards, 52..255 are not.
@@ -195,14 +203,7 @@ def _rank_rows_checked(tables, keys, masks, safe_keys, hands, values, flush_rows
                                                    flush_rows, 5)
     if any_bad:
         return False
-    for i in range(flush_count):
-        row = flush_rows[i]
-        key = SUIT_COUNTERS_START
-        bits = 0
-        for column in range(card_count):
-            key += tables.card_keys[hands[row, column]]
-            bits |= tables.card_bits[hands[row, column]]
-        values[row] = flush_value(tables, bits, flush_suit(key))
+    _revalue_flushes(tables, hands, values, flush_rows, flush_count)
     return True
 
 
