@@ -6,12 +6,13 @@
   (the minimum raise when legal, else call), `allin` (all in when legal, else call) and `random`
   (the ACPC example player's mix: fold 0.06, call 0.47, raise 0.47 with a uniform size, the
   probabilities of illegal actions dropped and the rest renormalised; seeded).
-* `ExploiterStrategy`: the rule-based exploiters of `bot.exploiters` (`catcher`, `shover`,
-  `prober`, `sizer`), also by name; v as for a profile.
+* `ExploiterStrategy`: the rule-based exploiters of `bot.exploiters`, by name (`catcher`,
+  `shover`, `prober`, `sizer` and the others in `configs/exploiters/`) or by the path of a file
+  that says `kind: exploiter`; v as for a profile.
 
 `load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`,
-`load_strategy("shover")`; `resolve_strategy` gives what the engine encodes (a name, rules or a
-profile).
+`load_strategy("shover")`; `resolve_strategy` gives what the engine encodes (a name, an
+`Exploiter` or a `Profile`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
-from gambler.bot.exploiters import EXPLOITERS, ExploiterRules, exploiter_action
+from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action, is_exploiter_file,
+                                    load_exploiter, shipped_exploiter_names)
 from gambler.bot.params import Profile, ProfileError, load_profile, shipped_profile_names
 from gambler.evaluator import win_rate
 from gambler import MAX_SEED
@@ -186,7 +188,7 @@ class ProfileStrategy(RoundWinRate):
 class ExploiterStrategy(RoundWinRate):
     """An exploiter's rules (`bot.exploiters`), deciding from v and the betting."""
 
-    def __init__(self, rules: ExploiterRules, win_rate: Callable[..., float] | None = None):
+    def __init__(self, rules: Exploiter, win_rate: Callable[..., float] | None = None):
         super().__init__(win_rate)
         self.rules = rules
         self.name = rules.name or "exploiter"
@@ -195,10 +197,11 @@ class ExploiterStrategy(RoundWinRate):
         return exploiter_action(self.rules, self.round_v(state)[0], state.betting)
 
     def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
-        """The action, with v, the pot, what is owed and the legal raise-to range."""
+        """The action, with v, the pot, what is owed, the legal raise-to range and the rule that
+        chose it."""
         v = self.round_v(state)[0]
-        action = exploiter_action(self.rules, v, state.betting)
-        return action, {"v": v, **betting_fields(state), "action": str(action)}
+        action, rule = explain_action(self.rules, v, state.betting)
+        return action, {"v": v, **betting_fields(state), "rule": rule, "action": str(action)}
 
 
 def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
@@ -210,12 +213,13 @@ def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
 
 
 def resolve_strategy(spec: str):
-    """What a strategy name or path stands for: a baseline's name, an exploiter's rules or a
-    profile. A name that is none of these is a `ProfileError` listing what exists."""
+    """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
+    exploiter's name, or a file that says `kind: exploiter`) or a `Profile`. A name that is none
+    of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
-    if spec in EXPLOITERS:
-        return EXPLOITERS[spec]
+    if spec in shipped_exploiter_names() or is_exploiter_file(spec):
+        return load_exploiter(spec)
     try:
         return load_profile(spec)
     except ProfileError as error:
@@ -223,16 +227,13 @@ def resolve_strategy(spec: str):
             raise ProfileError(
                 f"no profile file {spec!r} (shipped profiles: "
                 f"{', '.join(shipped_profile_names())}; baselines: {', '.join(BASELINES)}; "
-                f"exploiters: {', '.join(EXPLOITERS)})") from None
+                f"exploiters: {', '.join(shipped_exploiter_names())})") from None
         raise
 
 
 def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
-    """A baseline or an exploiter by name, or the automaton with a profile (a path or a shipped
+    """A baseline by name, an exploiter or the automaton with a profile (a path or a shipped
     name)."""
-    if spec in EXPLOITERS:
-        rate = sampled_win_rate(samples, seed) if samples else None
-        return ExploiterStrategy(EXPLOITERS[spec], rate)
     if spec == "call":
         return CallStrategy()
     if spec == "raise":
@@ -241,6 +242,8 @@ def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
         return AllInStrategy()
     if spec == "random":
         return RandomStrategy(seed)
-    profile = resolve_strategy(spec)
+    resolved = resolve_strategy(spec)
     rate = sampled_win_rate(samples, seed) if samples else None
-    return ProfileStrategy(profile, rate, seed)
+    if isinstance(resolved, Exploiter):
+        return ExploiterStrategy(resolved, rate)
+    return ProfileStrategy(resolved, rate, seed)

@@ -12,11 +12,13 @@ bit for bit against `evaluator.win_rate`.
 from __future__ import annotations
 
 import itertools
+import math
+from fractions import Fraction
 
 import numpy as np
 
 from gambler.bot.automaton import choose_action, plan_for_state
-from gambler.bot.exploiters import ExploiterRules, exploiter_action
+from gambler.bot.exploiters import Exploiter, exploiter_action
 from gambler.bot.params import Profile
 from gambler.evaluator import rank_hands
 from gambler.evaluator.holdings import holding_index
@@ -24,7 +26,27 @@ from gambler.evaluator.matchups import matchup
 from gambler.evaluator.rng import mixing_uniform
 from gambler.protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
 
-LETTERS = "FCHPA"
+LETTERS = "FCMQHTPODXA"
+# LBR's raise sizes by letter, smallest first: a share of the pot after LBR's call, or the
+# lowest ("min") or highest ("max") legal raise-to.
+RAISE_LETTERS = {"M": "min", "Q": Fraction(1, 4), "H": Fraction(1, 2), "T": Fraction(3, 4),
+                 "P": Fraction(1), "O": Fraction(3, 2), "D": Fraction(2), "X": Fraction(3),
+                 "A": "max"}
+
+
+def raise_target(letter: str, state: BettingState) -> int:
+    """The raise-to of one of LBR's sizes for the player to act in `state` (which must be able
+    to raise): call, then raise by the share of the pot after the call (rounded down), moved
+    into the legal range."""
+    legal = state.legal_actions()
+    share = RAISE_LETTERS[letter]
+    if share == "min":
+        return legal.min_raise_to
+    if share == "max":
+        return legal.max_raise_to
+    bet = state.max_spent
+    pot_after_call = sum(state.spent) + bet - state.spent[state.current_player]
+    return legal.clamp(bet + math.floor(share * pot_after_call))
 
 
 def baseline_action(name: str, state: BettingState):
@@ -91,7 +113,7 @@ class ReferenceBot:
         """The action with `holding`: in the round's mixed plan or not (or with a given draw)."""
         if isinstance(self.strategy, str):
             return baseline_action(self.strategy, state)
-        if isinstance(self.strategy, ExploiterRules):
+        if isinstance(self.strategy, Exploiter):
             return exploiter_action(self.strategy, self.v(holding, state.round), state)
         if draw is None:
             draw = 0.0 if mixed else 1.0
@@ -195,12 +217,10 @@ def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceB
     if not legal.can_raise:
         return values
     previous = None
-    for letter in "HPA":
+    for letter in RAISE_LETTERS:
         if letter not in letters:
             continue
-        target = {"H": bet + (pot + to_call) // 2, "P": bet + pot + to_call,
-                  "A": legal.max_raise_to}[letter]
-        target = legal.clamp(target)
+        target = raise_target(letter, state)
         if target == previous:
             continue
         previous = target

@@ -54,18 +54,20 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
                      "gambler/configs/train/default.yaml"):
         assert expected in names
     # configs/ ships what a user runs and nothing else: the game files, the shipped profiles and
-    # the default training config; experiment arms and the configs behind them stay in the clone.
+    # exploiters and the default training config; experiment arms and the configs behind them stay in the clone.
     shipped = {name for name in names if name.startswith("gambler/configs/")
                and not name.endswith((".py", ".pyc"))}
     expected_configs = {f"gambler/{path.relative_to(ROOT).as_posix()}"
-                        for folder, pattern in (("games", "*.game"), ("params", "*.yaml"))
+                        for folder, pattern in (("games", "*.game"), ("params", "*.yaml"),
+                                                ("exploiters", "*.yaml"))
                         for path in (ROOT / "configs" / folder).glob(pattern)}
     assert shipped == expected_configs | {"gambler/configs/train/default.yaml"}
     assert not [name for name in names if "experiments" in name or "ablations" in name]
 
 
 def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
-    """configs/ has no experiment folder; every profile in configs/params loads; the default
+    """configs/ has no experiment folder; every profile in configs/params and exploiter in
+    configs/exploiters loads; the default
     training config is the only one in configs/train; every training config under experiments/
     parses and starts from a profile that exists, run from the repository's root."""
     import os
@@ -74,10 +76,13 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
     from gambler.training.config import load_config
 
     assert sorted(path.name for path in (ROOT / "configs").iterdir()
-                  if path.is_dir() and path.name != "__pycache__") == ["games", "params", "train"]
+                  if path.is_dir() and path.name != "__pycache__") == ["exploiters", "games", "params",
+                                                                     "train"]
     assert [path.name for path in (ROOT / "configs" / "train").glob("*.yaml")] == ["default.yaml"]
     for path in (ROOT / "configs" / "params").glob("*.yaml"):
         resolve_strategy(str(path))
+    for path in (ROOT / "configs" / "exploiters").glob("*.yaml"):
+        assert resolve_strategy(str(path)).name == path.stem
     configs = [path for path in (ROOT / "experiments").rglob("*.yaml")
                if "start:" in path.read_text() and "thresholds" not in path.read_text()]
     assert len(configs) >= 10
@@ -93,14 +98,15 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
 
 
 def test_every_shipped_profile_names_how_it_was_made():
-    """Each file in configs/params has a provenance; a trained one names the gambler-train commands
-    that made it, a searched one the search command; every config or profile path it names exists
-    in the clone (experiments/ or configs/), and so does every document it points to."""
+    """Each file in configs/params and configs/exploiters has a provenance; a trained one names
+    the gambler-train commands that made it, a searched one the search command; every config,
+    profile, document or test it names exists in the clone."""
     import re
 
     import yaml
 
-    for path in sorted((ROOT / "configs" / "params").glob("*.yaml")):
+    for path in sorted([*(ROOT / "configs" / "params").glob("*.yaml"),
+                        *(ROOT / "configs" / "exploiters").glob("*.yaml")]):
         profile = yaml.safe_load(path.read_text())
         provenance = profile.get("provenance") or ""
         assert provenance, f"{path.name}: no provenance"
@@ -108,5 +114,6 @@ def test_every_shipped_profile_names_how_it_was_made():
             assert "gambler-train" in provenance, path.name
         if "search" in (profile.get("description") or ""):
             assert "python -m gambler.training.search" in provenance, path.name
-        for named in re.findall(r"(?:configs|experiments|docs)/[\w./-]+\.(?:yaml|md)", provenance):
+        for named in re.findall(r"(?:configs|experiments|docs|tests)/[\w./-]+\.(?:yaml|md|py)",
+                                provenance):
             assert (ROOT / named).exists(), f"{path.name}: {named} does not exist"

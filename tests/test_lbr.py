@@ -14,12 +14,14 @@ from gambler.bot.strategies import resolve_strategy
 from gambler.evaluator.holdings import HOLDING_CARDS
 from gambler.evaluator.matchups import matchup
 from gambler.evaluator.tables import load_tables
-from lbr_reference import ReferenceBot, reference_lbr_hand
+from lbr_reference import ReferenceBot, raise_target, reference_lbr_hand
 from gambler.protocol import load_game
+from gambler.protocol.betting import CALL_ACTION, BettingState, raise_to
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules, encode_strategy
-from gambler.training.lbr import (ActionSetError, deal_arrays, format_action_sets, lbr_hand,
-                                  lbr_tables, parse_action_sets, run_lbr)
+from gambler.training.lbr import (ACTION_LETTERS, RAISE_SIZES, ActionSetError, deal_arrays,
+                                  format_action_sets, lbr_hand, lbr_tables, parse_action_sets,
+                                  raise_size_target, run_lbr)
 
 GAME = load_game(NOLIMIT)
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
@@ -80,6 +82,10 @@ def _others(hole, board):
     ("tests/data/profiles/v2-mixed.yaml", "C,FCHPA,FCPA,FCPA", 15),
     ("tests/data/profiles/v2-narrow.yaml", "C,C,FCPA,FCPA", 40),
     ("tests/data/profiles/v2-narrow.yaml", "FCPA,FCHPA,FCPA,FCPA", 8),
+    # Every size: preflop raises (minimum and small), every size on the flop, overbets after;
+    # and against mixed, range-aware play, each new size in some round, preflop included.
+    ("seed", "FCMQT,FCMQHTPODXA,FCQO,FCDXA", 8),
+    ("tests/data/profiles/v2-narrow.yaml", "FCMO,FCQT,FCHD,FCXA", 8),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
@@ -142,13 +148,50 @@ def test_breakdown_accounts_for_every_hand_and_chip():
 
 
 def test_action_sets_are_checked():
-    assert parse_action_sets("C,C,FCPA,FCPA").tolist() == [2, 2, 27, 27]
+    assert parse_action_sets("C,C,FCPA,FCPA").tolist() == [2, 2, 27, 27]  # the bits of old
     assert parse_action_sets("C,FCHPA,C,C").tolist() == [2, 31, 2, 2]
+    assert parse_action_sets("CM,CQ,CT,CO").tolist() == [34, 66, 130, 258]
+    assert parse_action_sets("CD,CX,FCMQHTPODXA,C").tolist() == [514, 1026, 2047, 2]
     for bad, message in (("C,C,FCPA", "expected 4 comma-separated sets"),
                          ("C,C,FPA,FCPA", "needs C"), ("C,C,FCCA,FCPA", "'C' twice"),
-                         ("C,C,FCPX,FCPA", "unknown action 'X'")):
+                         ("C,C,FCPZ,FCPA", "unknown action 'Z'"), ("C,C,FCXX,FCPA", "'X' twice")):
         with pytest.raises(ActionSetError, match=message):
             parse_action_sets(bad)
+    with pytest.raises(ActionSetError) as error:
+        parse_action_sets("C,B,C,C")
+    assert str(error.value).endswith("(letters: F fold, C check/call, M minimum raise, Q quarter "
+                                     "pot, H half pot, T three-quarter pot, P pot, O 1.5 pots, "
+                                     "D 2 pots, X 3 pots, A all in)")
+
+
+# Two spots worked by hand (stacks 20,000, blinds 50/100; ACPC totals: chips in this hand).
+# Preflop, the small blind raised to 300: the big blind (100 in) faces bet 300, pot 400, to_call
+# 200, so a share s of the pot raises to 300 + s 600; legal raise-to 500 (300 + the raise of
+# 200) to 20,000. The quarter pot (450) is below the minimum and becomes it.
+FACING_A_RAISE = {"M": 500, "Q": 500, "H": 600, "T": 750, "P": 900, "O": 1200, "D": 1500,
+                  "X": 2100, "A": 20000}
+# The flop after 6,000 each: bet 6,000, pot 12,000, nothing to call: 6,000 + s 12,000; legal
+# 6,100 (a big blind more) to 20,000. From 1.5 pots up the targets pass the stack: all in.
+CHECKED_TO = {"M": 6100, "Q": 9000, "H": 12000, "T": 15000, "P": 18000, "O": 20000, "D": 20000,
+              "X": 20000, "A": 20000}
+
+
+def test_each_raise_size_targets_its_share_of_the_pot_in_the_legal_range():
+    letter_of = {bit: letter for letter, bit in ACTION_LETTERS.items()}
+    assert "".join(letter_of[bit] for bit, _, _ in RAISE_SIZES) == "MQHTPODXA"  # by size
+    assert "".join(ACTION_LETTERS) == "FCMQHTPODXA"  # the order format_action_sets writes
+    for (bet, pot, to_call, low, high), expected in (((300, 400, 200, 500, 20000), FACING_A_RAISE),
+                                                     ((6000, 12000, 0, 6100, 20000), CHECKED_TO)):
+        fast = {letter_of[bit]: raise_size_target(bit, numerator, denominator, bet, pot,
+                                                  to_call, low, high)
+                for bit, numerator, denominator in RAISE_SIZES}
+        assert fast == expected
+    # The reference LBR's own arithmetic (Fractions on a BettingState) on the same spots.
+    facing = BettingState.start(GAME).apply(raise_to(300))
+    flop = facing.apply(raise_to(6000)).apply(CALL_ACTION)
+    assert (facing.current_player, flop.round, flop.spent) == (0, 1, (6000, 6000))
+    for state, expected in ((facing, FACING_A_RAISE), (flop, CHECKED_TO)):
+        assert {letter: raise_target(letter, state) for letter in expected} == expected
 
 
 def lbr_cli(*args):
@@ -176,16 +219,19 @@ def test_action_sets_read_either_case_and_parsed_sets_pass_through():
     assert bits.tolist() == parse_action_sets("C,FCHPA,C,AC").tolist() == [2, 31, 2, 18]
     assert format_action_sets(bits) == "C,FCHPA,C,CA"  # upper case, letters in FCHPA order
     assert parse_action_sets(bits) is bits  # parsed once, handed on without a second parse
-    for bad in (bits[:3], np.array([2, 2, 27, 1]), np.array([2, 2, 27, 64]),
+    for bad in (bits[:3], np.array([2, 2, 27, 1]), np.array([2, 2, 27, 2048]),
                 bits.astype(np.float64)):
         with pytest.raises(ActionSetError, match="not 4 parsed sets"):
             parse_action_sets(bad)
-    with pytest.raises(ActionSetError, match="unknown action 'X'"):
-        parse_action_sets("c,c,fcpx,fcpa")
+    with pytest.raises(ActionSetError, match="unknown action 'Z'"):
+        parse_action_sets("c,c,fcpz,fcpa")
+    sizes = parse_action_sets("axdopthqmcf,Cm,xC,c")
+    assert format_action_sets(sizes) == "FCMQHTPODXA,CM,CX,C"  # F, C, then the raises by size
+    assert parse_action_sets(format_action_sets(sizes)).tolist() == sizes.tolist()
 
 
 def test_lbr_help_names_every_baseline_exploiter_and_shipped_profile():
-    from gambler.bot.exploiters import EXPLOITERS
+    from gambler.bot.exploiters import shipped_exploiter_names
     from gambler.bot.params import shipped_profile_names
     from gambler.bot.strategies import BASELINES
 
@@ -195,7 +241,7 @@ def test_lbr_help_names_every_baseline_exploiter_and_shipped_profile():
         assert result.returncode == 0, result.stderr
         text = " ".join(result.stdout.split())  # click wraps the lines
         assert "{strategies}" not in text
-        assert f"an exploiter ({', '.join(EXPLOITERS)})" in text
+        assert f"an exploiter ({', '.join(shipped_exploiter_names())})" in text
         assert f"a baseline ({', '.join(BASELINES)})" in text
         assert f"a shipped profile ({', '.join(shipped_profile_names())})" in text
 
@@ -258,3 +304,86 @@ def test_seeds_have_one_range_and_wording(module):
     assert "'4294967296' is not a seed: seeds are whole numbers from 0 to 4,294,967,295" \
         in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# --- the standard suite (`gambler-lbr --suite`, `run_lbr_suite`) ----------------------------------
+
+def _invoke_lbr(*args):
+    from click.testing import CliRunner
+
+    from gambler.training.lbr_cli import command
+
+    result = CliRunner().invoke(command, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_suite_rows_are_the_single_runs_on_deals_loaded_once_and_worst_is_their_max(monkeypatch):
+    import gambler.training.lbr as lbr
+    from gambler.training.lbr import STANDARD_SUITE
+
+    loads = []
+
+    class CountedDeals(lbr.LbrDeals):
+        def __init__(self, *args, **kwargs):
+            loads.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(lbr, "LbrDeals", CountedDeals)
+    report = json.loads(_invoke_lbr("seed", "--suite", "--hands", "100", "--seed", "5", "--json"))
+    assert loads == [(5, 100)]  # one load of the deals for every setting
+    assert (report["profile"], report["hands"], report["seed"]) == ("seed", 100, 5)
+    rows = report["rows"]
+    assert [row["actions"] for row in rows] == [
+        format_action_sets(parse_action_sets(setting.actions)) for setting in STANDARD_SUITE]
+    for row in rows:
+        single = json.loads(_invoke_lbr("seed", "--actions", row["actions"], "--hands", "100",
+                                        "--seed", "5", "--json"))
+        assert set(single) == set(row)
+        assert {**row, "seconds": 0} == {**single, "seconds": 0}, row["actions"]
+    assert len({row["mbb_per_hand"] for row in rows}) > len(rows) // 2  # the settings matter
+    most = max(row["mbb_per_hand"] for row in rows)
+    assert report["worst"] == next(row for row in rows if row["mbb_per_hand"] == most)
+    assert report["seconds"] >= sum(row["seconds"] for row in rows)
+
+
+def test_suite_text_marks_the_worst_row_and_names_it_last():
+    lines = _invoke_lbr("call", "--suite", "--hands", "20", "--seed", "5").splitlines()
+    assert lines[0].startswith("LBR suite vs call: 20 hands (10 duplicate deals, seed 5) at each "
+                               "of 9 settings")
+    rows = lines[2:-1]
+    winnings = [float(row.split()[1].replace(",", "")) for row in rows]
+    marked = [index for index, row in enumerate(rows) if row.endswith("<- worst")]
+    assert marked == [winnings.index(max(winnings))]
+    assert lines[-1].startswith(f"worst case: {rows[marked[0]].split()[0]}, LBR wins ")
+
+
+def test_run_lbr_suite_equals_run_lbr_per_setting_and_counts_progress_over_all():
+    from gambler.training.lbr import run_lbr_suite, worst_setting
+
+    told = []
+    results = run_lbr_suite("call", GAME, 20, 5, suite=("c,c,fcpa,fcpa", "FCMA,C,C,CX"),
+                            progress=told.append)
+    assert [actions for actions, _ in results] == ["C,C,FCPA,FCPA", "FCMA,C,C,CX"]
+    assert sum(told) == 2 * 10
+    for actions, result in results:
+        alone = run_lbr("call", GAME, 20, 5, actions)
+        assert (result.chips == alone.chips).all() and (result.adjusted == alone.adjusted).all()
+    scores = [result.score.mbb_per_hand for _, result in results]
+    assert worst_setting(results) == scores.index(max(scores))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--suite", "--actions", "C,C,FCPA,FCPA"], "--suite plays its own action sets: drop "
+                                                "--actions"),
+    (["--suite", "--breakdown"], "--breakdown is for one setting: run it with --actions, not "
+                                 "with --suite"),
+])
+def test_suite_with_actions_or_breakdown_is_a_one_line_usage_error(args, message, capsys):
+    from gambler.training.lbr_cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["seed", *args])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"gambler-lbr: error: {message} (see --help)\n"

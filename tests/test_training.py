@@ -168,7 +168,7 @@ def test_match_refuses_bad_input_in_one_line():
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
         "profiles: default, default-v1, handmade, price-aware, seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
-        "catcher, shover, prober, sizer)"
+        "catcher, prober, shover, sizer)"
 
 
 SMALL = """start: seed

@@ -10,8 +10,8 @@ What makes it fast:
 * The win rate v depends only on the cards, so a deal set carries v for each position and street
   (computed once, `training.deals`); the automaton only looks it up.
 * The showdown winner depends only on the cards too: the deal set carries it.
-* A strategy is a kind and 80 numbers (`encode_strategy`): the automaton with a profile, an
-  exploiter's rules, or a baseline (call, minimum raise, all in, the ACPC example player's random
+* A strategy is a kind and 160 numbers (`encode_strategy`): the automaton with a profile (80
+  of them), an exploiter's rules (8 blocks of 20), or a baseline (call, minimum raise, all in, the ACPC example player's random
   mix). The numbers' layout is named in one place, beside `STRIDE` (`params[base + BLUFF]`), and
   `profile_vector` and `exploiter_vector` pack with the same names.
 * A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals` takes the
@@ -94,9 +94,9 @@ HAND_STATE_SIZE = 17 + 2 * MAX_ACTIONS
 # round's action codes and who made them; RAISED + p: the bitmask of rounds in which position p
 # raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
 
-# A strategy's parameter vector: `STRIDE` numbers per round, round r's at STRIDE * r + the offsets
-# below (a profile's, packed by `profile_vector`; an exploiter's seven numbers instead fill the
-# start of the vector, `exploiter_action`).
+# A strategy's parameter vector: a profile's has `STRIDE` numbers per round, round r's at
+# STRIDE * r + the offsets below (packed by `profile_vector`, zeros after the fourth round); an
+# exploiter's has a block of STRIDE numbers per position and round (the offsets further down).
 STRIDE = 20  # a profile's numbers per round (`bot.params.STRIDE`)
 THRESHOLD_X = 0   # x, win rate: below it, mode 1 (give up: check, or fold to a bet)
 THRESHOLD_Y = 1   # y, win rate: below it (from x), mode 2 (call up to U)
@@ -112,14 +112,20 @@ BLUFF_SIZE = 16    # the bluff's size, in pots from the round's start
 NARROW = 17        # fraction of the opponent's holdings kept when it raised this round (1: off)
 # Offsets 18 and 19 are spare (0).
 
-# An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): its seven numbers.
-PREFLOP_CALL_V = 0  # win rate: preflop, facing a raise above PREFLOP_LIMIT, call from it
-PREFLOP_LIMIT = 1   # chips: the opponent's total above which a preflop raise is answered by v
-PROBE_BELOW_V = 2   # win rate: after the flop, not facing a bet, bet below it
-PROBE_FRACTION = 3  # that bet, in pots
-SHOVE_V = 4         # win rate: facing a bet after the flop, all in from it
-SMALL_BET = 5       # pots: facing a bet at most this times the pot before it, all in
-CALL_V = 6          # win rate: facing a larger bet after the flop, call from it, else fold
+# An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
+# numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
+BET_FROM_V = 0      # nobody has bet: bet from this v ...
+BET_POTS = 1        # ... this many pots
+BLUFF_BELOW_V = 2   # nobody has bet: bet below this v ...
+BLUFF_POTS = 3      # ... this many pots
+FACING_UP_TO = 4    # 4 and 5: the largest bet (in pots) that facing rules 0 and 1 answer (inf: all)
+FACING_RULES = 6    # facing rule k's numbers at FACING_RULES + FACING_RULE_SIZE k + the offsets:
+FACING_RULE_SIZE = 4
+CALL_FROM_V = 0     # call from this v (fold below)
+RAISE_FROM_V = 1    # raise from this v ...
+RAISE_BELOW_V = 2   # ... or below this one (a bluff raise) ...
+RAISE_POTS = 3      # ... this many pots
+# Offsets 18 and 19 are spare (0).
 
 
 @helper
@@ -312,27 +318,30 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
 
 
 @helper
-def exploiter_action(params, round_, value, spent, max_spent, pot, raise_low, raise_high):
-    """(code, raise-to) of an exploiter (`bot.exploiters`, whose docstring has the rules) with
-    the numbers of `exploiter_vector`."""
+def exploiter_action(params, base, value, spent, max_spent, pot, raise_low, raise_high):
+    """(code, raise-to) of an exploiter (`bot.exploiters`, whose docstring has the rules) whose
+    block for this position and round starts at `params[base]` (`exploiter_vector`)."""
     to_call = max_spent - spent
     can_raise = raise_low >= 0
-    if round_ == 0:
-        if to_call > 0 and max_spent > params[PREFLOP_LIMIT]:
-            return (CALL_CODE if value >= params[PREFLOP_CALL_V] else FOLD_CODE), 0
-        return CALL_CODE, 0
     if to_call == 0:
-        if can_raise and value < params[PROBE_BELOW_V]:
-            target = max_spent + np.int64(params[PROBE_FRACTION] * pot)
+        if can_raise and value >= params[base + BET_FROM_V]:
+            target = max_spent + np.int64(params[base + BET_POTS] * pot)
+            return RAISE_CODE, min(max(target, raise_low), raise_high)
+        if can_raise and value < params[base + BLUFF_BELOW_V]:
+            target = max_spent + np.int64(params[base + BLUFF_POTS] * pot)
             return RAISE_CODE, min(max(target, raise_low), raise_high)
         return CALL_CODE, 0
-    if value >= params[SHOVE_V]:
-        if can_raise:
-            return RAISE_CODE, raise_high
-        return CALL_CODE, 0
-    if can_raise and to_call / (pot - to_call) <= params[SMALL_BET]:
-        return RAISE_CODE, raise_high
-    return (CALL_CODE if value >= params[CALL_V] else FOLD_CODE), 0
+    before = pot - to_call
+    size = to_call / before if before > 0 else np.inf
+    rule = base + FACING_RULES + 2 * FACING_RULE_SIZE
+    for k in range(2):
+        if size <= params[base + FACING_UP_TO + k]:
+            rule = base + FACING_RULES + k * FACING_RULE_SIZE
+            break
+    if can_raise and (value >= params[rule + RAISE_FROM_V] or value < params[rule + RAISE_BELOW_V]):
+        target = max_spent + np.int64(params[rule + RAISE_POTS] * (pot + to_call))
+        return RAISE_CODE, min(max(target, raise_low), raise_high)
+    return (CALL_CODE if value >= params[rule + CALL_FROM_V] else FOLD_CODE), 0
 
 
 @helper
@@ -347,8 +356,9 @@ def fixed_action(kind, params, value, rules, hand, player, mixed):
                                 hand[SPENT] + hand[SPENT + 1], hand[START_LEVEL],
                                 hand[START_POT], raise_low, raise_high, mixed)
     if kind == EXPLOITER:
-        return exploiter_action(params, hand[ROUND], value, hand[SPENT + player], max_spent,
-                           hand[SPENT] + hand[SPENT + 1], raise_low, raise_high)
+        return exploiter_action(params, STRIDE * (4 * player + hand[ROUND]), value,
+                                hand[SPENT + player], max_spent, hand[SPENT] + hand[SPENT + 1],
+                                raise_low, raise_high)
     if kind == MIN_RAISE and raise_low >= 0:
         return RAISE_CODE, raise_low
     if kind == ALL_IN and raise_low >= 0:
@@ -643,6 +653,32 @@ def _deals_kernel_parallel(rules, kinds, params, deals, seed, first_deal, result
                     1024 * block, min(count, 1024 * (block + 1)), tables, preflop_v, caches)
 
 
+@njit(parallel=True)
+def _population_kernel(rules, kinds, population, opponent, deals, seed, first_deal, results,
+                       adjusted, tables, preflop_v, caches):
+    for member in prange(population.shape[0]):
+        params = np.empty((2, population.shape[1]), dtype=np.float64)
+        params[0] = population[member]
+        params[1] = opponent
+        _play_pairs(rules, kinds, params, deals, seed, first_deal, results[member],
+                    adjusted[member], 0, deals.v.shape[0], tables, preflop_v, caches)
+
+
+def play_population(rules, kind, population, kind_b, params_b, v, outcomes, allin_equity, seed,
+                    first_deal, results, adjusted, holes=None, boards=None, cache_b=None):
+    """`play_deals` for many strategies A of one `kind` (`population[k]`: the k-th one's
+    numbers) against one B, over all cores, one member per thread at a time:
+    `results[k, i]` and `adjusted[k, i]` are member k's chips on deal `first_deal + i`, as
+    `play_deals` gives them (identical results). `gambler-exploit` scores its candidates so."""
+    population = np.ascontiguousarray(population, dtype=np.float64)
+    arguments = _kernel_arguments(rules, kind, population[0], kind_b, params_b, v, outcomes,
+                                  allin_equity, seed, first_deal, results[0], adjusted[0], holes,
+                                  boards, None, None, cache_b)
+    rules, kinds, params, deals, seed, first_deal, _, _, tables, preflop_v, caches = arguments
+    _population_kernel(rules, kinds, population, params[1], deals, seed, first_deal, results,
+                       adjusted, tables, preflop_v, caches)
+
+
 def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
                first_deal, results, adjusted, holes=None, boards=None, preflop_v=None,
                cache_a=None, cache_b=None):
@@ -707,7 +743,7 @@ def encode_rules(game) -> np.ndarray:
     return rules
 
 
-STRATEGY_NUMBERS = 4 * STRIDE  # the length of every strategy's vector in the engine
+STRATEGY_NUMBERS = 8 * STRIDE  # the length of every strategy's vector (an exploiter's 8 blocks)
 
 
 def profile_vector(profile) -> np.ndarray:
@@ -731,32 +767,43 @@ def profile_vector(profile) -> np.ndarray:
     return vector
 
 
-def exploiter_vector(rules) -> np.ndarray:
-    """A `bot.exploiters.ExploiterRules` as the engine reads it: float64[STRATEGY_NUMBERS], its
-    numbers at the offsets named beside `STRIDE` (PREFLOP_CALL_V ...), zeros after them."""
+def exploiter_vector(exploiter) -> np.ndarray:
+    """A `bot.exploiters.Exploiter` as the engine reads it: float64[STRATEGY_NUMBERS], position
+    p's round r block at STRIDE * (4 p + r) + the offsets named beside `STRIDE` (BET_FROM_V ...).
+    Fewer than three facing rules: the last one fills the rest, answering every larger bet."""
     vector = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
-    vector[PREFLOP_CALL_V] = rules.preflop_call_v
-    vector[PREFLOP_LIMIT] = rules.preflop_limit
-    vector[PROBE_BELOW_V] = rules.probe_below_v
-    vector[PROBE_FRACTION] = rules.probe_fraction
-    vector[SHOVE_V] = rules.shove_v
-    vector[SMALL_BET] = rules.small_bet
-    vector[CALL_V] = rules.call_v
+    for position, blocks in enumerate(exploiter.blocks):
+        for round_, block in enumerate(blocks):
+            base = STRIDE * (4 * position + round_)
+            vector[base + BET_FROM_V] = block.bet_from
+            vector[base + BET_POTS] = block.bet_size
+            vector[base + BLUFF_BELOW_V] = block.bluff_below
+            vector[base + BLUFF_POTS] = block.bluff_size
+            rules = list(block.facing) + [block.facing[-1]] * (3 - len(block.facing))
+            for k, rule in enumerate(rules):
+                if k < 2:
+                    vector[base + FACING_UP_TO + k] = rule.up_to if k < len(block.facing) - 1 \
+                        else np.inf
+                start = base + FACING_RULES + k * FACING_RULE_SIZE
+                vector[start + CALL_FROM_V] = rule.call_from
+                vector[start + RAISE_FROM_V] = rule.raise_from
+                vector[start + RAISE_BELOW_V] = rule.raise_below
+                vector[start + RAISE_POTS] = rule.size
     return vector
 
 
 def encode_strategy(spec) -> tuple[int, np.ndarray]:
-    """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, an exploiter's name or
-    `ExploiterRules` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`)."""
-    from gambler.bot.exploiters import EXPLOITERS, ExploiterRules
+    """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, a shipped exploiter's name or
+    an `Exploiter` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`)."""
+    from gambler.bot.exploiters import Exploiter, load_exploiter, shipped_exploiter_names
 
     if isinstance(spec, str):
-        if spec in EXPLOITERS:
-            spec = EXPLOITERS[spec]
+        if spec in shipped_exploiter_names():
+            spec = load_exploiter(spec)
         elif spec not in KIND_OF_BASELINE:
             raise EngineError(f"unknown baseline {spec!r}")
         else:
             return KIND_OF_BASELINE[spec], np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
-    if isinstance(spec, ExploiterRules):
+    if isinstance(spec, Exploiter):
         return EXPLOITER, exploiter_vector(spec)
     return PROFILE, profile_vector(spec)

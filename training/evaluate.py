@@ -81,7 +81,7 @@ def _range_cache_for(deals: DealSet, kind: int, params: np.ndarray, start: int, 
     exact range counts are looked up."""
     if kind != PROFILE:
         return None
-    keep = tuple(np.asarray(params).reshape(4, STRIDE)[:, NARROW].tolist())
+    keep = tuple(np.asarray(params)[:4 * STRIDE].reshape(4, STRIDE)[:, NARROW].tolist())
     if min(keep) >= 1.0:
         return None
     key = (deals.seed, deals.first_deal, len(deals), deals.method, keep)

@@ -28,10 +28,25 @@ decisions it looks one step ahead, assuming both players check the hand down aft
 4. LBR takes the best action (ties: call, then fold, then the smaller raise); in a round whose
    set is `C` only, it checks or calls.
 
-Action sets per round, preflop first (`C,C,FCPA,FCPA` is the paper's common setting): F fold,
-C check/call, H half-pot raise (to bet + (pot + to_call) / 2), P pot raise (to bet + pot +
-to_call), A all in; sizes are moved into the legal range and repeats dropped. LBR plays both seats
-of every duplicate deal, so the measure is its mean over hands, with a 95% interval over deals.
+Action sets per round, preflop first (`C,C,FCPA,FCPA` is the paper's common setting), letters
+in either case: F fold, C check/call, and the raise sizes, smallest first:
+
+    M  minimum raise      the lowest legal raise-to
+    Q  quarter pot        bet + (1 (pot + to_call)) // 4
+    H  half pot           bet + (1 (pot + to_call)) // 2
+    T  three-quarter pot  bet + (3 (pot + to_call)) // 4
+    P  pot                bet + (1 (pot + to_call)) // 1
+    O  1.5 pots           bet + (3 (pot + to_call)) // 2
+    D  2 pots             bet + (2 (pot + to_call)) // 1
+    X  3 pots             bet + (3 (pot + to_call)) // 1
+    A  all in             the highest legal raise-to (the stack)
+
+(bet: the largest total in so far, pot: both totals, to_call: what LBR owes, in chips. A raise
+of num/den pot calls, then raises by num/den of the pot after the call.) Each target is moved
+into the legal range [lowest, highest], and a size whose target equals the smaller size's before
+it is dropped, so ties go to the smaller raise (step 4). `STANDARD_SUITE` is a set of settings to run together (`run_lbr_suite`, `gambler-lbr --suite`);
+its worst case is the measure to quote. LBR plays both seats of every duplicate deal, so the
+measure is its mean over hands, with a 95% interval over deals.
 
 The per-deal work that does not depend on anyone's play (v of every holding on every street,
 `evaluator.holdings`) comes from `training.deals.cached_holding_rates`; preflop equities against
@@ -64,8 +79,23 @@ from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZ
                                      random_action, random_fold_probability, record_and_apply,
                                      start_hand)
 
+# An action set is an int64 of these bits. The first five keep the values they had before the
+# other sizes came, so sets parsed then (and stored in training runs) mean the same now.
 FOLD_BIT, CALL_BIT, HALF_POT_BIT, POT_BIT, ALL_IN_BIT = 1, 2, 4, 8, 16
-ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "H": HALF_POT_BIT, "P": POT_BIT, "A": ALL_IN_BIT}
+MIN_RAISE_BIT, QUARTER_POT_BIT, THREE_QUARTER_POT_BIT = 32, 64, 128
+POT_AND_HALF_BIT, TWO_POTS_BIT, THREE_POTS_BIT = 256, 512, 1024
+# Letter -> bit, in the order `format_action_sets` writes them: F, C, then the raises by size.
+ACTION_LETTERS = {"F": FOLD_BIT, "C": CALL_BIT, "M": MIN_RAISE_BIT, "Q": QUARTER_POT_BIT,
+                  "H": HALF_POT_BIT, "T": THREE_QUARTER_POT_BIT, "P": POT_BIT,
+                  "O": POT_AND_HALF_BIT, "D": TWO_POTS_BIT, "X": THREE_POTS_BIT, "A": ALL_IN_BIT}
+_LETTER_NAMES = ("F fold, C check/call, M minimum raise, Q quarter pot, H half pot, "
+                 "T three-quarter pot, P pot, O 1.5 pots, D 2 pots, X 3 pots, A all in")
+# The raise sizes, smallest first: the order `_lbr_decision` weighs them in, so that a tie goes
+# to the smaller raise. (bit, num, den): raise to bet + (num (pot + to_call)) // den; M and A
+# have no fraction (0, 0): the lowest and the highest legal raise-to (`raise_size_target`).
+RAISE_SIZES = ((MIN_RAISE_BIT, 0, 0), (QUARTER_POT_BIT, 1, 4), (HALF_POT_BIT, 1, 2),
+               (THREE_QUARTER_POT_BIT, 3, 4), (POT_BIT, 1, 1), (POT_AND_HALF_BIT, 3, 2),
+               (TWO_POTS_BIT, 2, 1), (THREE_POTS_BIT, 3, 1), (ALL_IN_BIT, 0, 0))
 DEFAULT_ACTIONS = "C,C,FCPA,FCPA"
 
 
@@ -75,7 +105,8 @@ class ActionSetError(GamblerError, ValueError):
 
 def parse_action_sets(text: str | np.ndarray, rounds: int = 4) -> np.ndarray:
     """`"C,C,FCPA,FCPA"` -> int64[rounds] of action bits, checked: one set per round, letters
-    from FCHPA in either case, each set with C (LBR must be able to check). Sets already parsed
+    from FCMQHTPODXA in either case (`ACTION_LETTERS`), each set with C (LBR must be able to
+    check). Sets already parsed
     (the array this returns) pass through unchanged, so a caller parses once and hands the
     result on (`run_lbr(..., actions=bits)`)."""
     if isinstance(text, np.ndarray):
@@ -94,8 +125,7 @@ def parse_action_sets(text: str | np.ndarray, rounds: int = 4) -> np.ndarray:
         for letter in letters:
             if letter not in ACTION_LETTERS:
                 raise ActionSetError(f"action sets {text!r}: unknown action {letter!r} in set "
-                                     f"{round_ + 1} (letters: F fold, C check/call, H half pot, "
-                                     "P pot, A all in)")
+                                     f"{round_ + 1} (letters: {_LETTER_NAMES})")
             if bits[round_] & ACTION_LETTERS[letter]:
                 raise ActionSetError(f"action sets {text!r}: {letter!r} twice in set "
                                      f"{round_ + 1}")
@@ -107,8 +137,8 @@ def parse_action_sets(text: str | np.ndarray, rounds: int = 4) -> np.ndarray:
 
 
 def format_action_sets(bits: np.ndarray) -> str:
-    """The sets as `--actions` writes them, upper case, letters in FCHPA order:
-    [2, 2, 27, 27] -> "C,C,FCPA,FCPA"."""
+    """The sets as `--actions` writes them, upper case, letters in FCMQHTPODXA order (F, C,
+    then the raises by size): [2, 2, 27, 27] -> "C,C,FCPA,FCPA"."""
     return ",".join("".join(letter for letter, bit in ACTION_LETTERS.items() if value & bit)
                     for value in np.asarray(bits).tolist())
 
@@ -387,6 +417,24 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
 
 
 @helper
+def raise_size_target(size_bit, numerator, denominator, bet, pot, to_call, low, high):
+    """The raise-to of one of LBR's sizes (a `RAISE_SIZES` entry), in the legal range [low,
+    high] (`raise_range`): M low, A high, else bet + (numerator (pot + to_call)) // denominator
+    moved into the range. `bet`: the largest total in; `pot`: both totals; `to_call`: what LBR
+    owes (all in chips). Integer arithmetic, so H and P are bet + (pot + to_call) // 2 and
+    bet + pot + to_call exactly.
+
+    Facing a raise to 300 in the big blind (bet 300, pot 400, to_call 200; legal 500 to 20,000):
+    Q 450 -> 500 (the minimum, as M), H 600, T 750, P 900, O 1,200, D 1,500, X 2,100, A 20,000.
+    """
+    if size_bit == MIN_RAISE_BIT:
+        return low
+    if size_bit == ALL_IN_BIT:
+        return high
+    return min(max(bet + (numerator * (pot + to_call)) // denominator, low), high)
+
+
+@helper
 def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work):
     """LBR's (code, raise-to) in `work.hand`: the action of best one-step value (module
     docstring), against the range `work.range_` with LBR's equities `work.equity`."""
@@ -414,17 +462,11 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work):
     if low < 0:
         return best_code, best_amount
     previous = -1
-    for size_bit in (HALF_POT_BIT, POT_BIT, ALL_IN_BIT):
+    for size_bit, numerator, denominator in RAISE_SIZES:  # smallest first: ties keep the smaller
         if not actions & size_bit:
             continue
-        if size_bit == HALF_POT_BIT:
-            target = bet + (pot + to_call) // 2
-        elif size_bit == POT_BIT:
-            target = bet + pot + to_call
-        else:
-            target = high
-        target = min(max(target, low), high)
-        if target == previous:
+        target = raise_size_target(size_bit, numerator, denominator, bet, pot, to_call, low, high)
+        if target == previous:  # moved into the legal range onto the size before it
             continue
         previous = target
         value = _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot,
@@ -683,6 +725,71 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
     finally:
         numba.set_num_threads(previous_threads)
     return LbrResult(chips, adjusted, game.big_blind, lines)
+
+
+class LbrSetting(NamedTuple):
+    """One setting of an LBR suite."""
+
+    actions: str  # LBR's action sets, preflop first (`parse_action_sets`)
+    reason: str   # why the suite measures it, in one line
+
+
+# The standard suite (`run_lbr_suite`, `gambler-lbr PROFILE --suite`). The first four are in the
+# style of the published table (Lisý & Bowling 2017, arXiv 1612.07547: LBR against the ACPC bots
+# at a few action sets per round, from checking and calling preflop to fold/call/pot/all-in in
+# every round). The table itself could not be read here (the stored copies of the paper that
+# could be searched show its opening only), so these four are the settings as usually cited, not
+# checked against it; the rest add what the table lacks: preflop raises at more sizes, minimum
+# raises and overbets on every street. LBR is greedy (one step ahead), so more sizes need not
+# win more: a suite's worst case, its largest winnings, is the number to quote.
+STANDARD_SUITE = (
+    LbrSetting("C,C,FC,FC", "no raises at all: calls down or folds the turn and river, so it "
+               "prices the bot's own bets and bluffs alone"),
+    LbrSetting("C,C,FCPA,FCPA", "the paper's common setting (pot and all in on the turn and "
+               "river): the number published tables quote"),
+    LbrSetting("C,FCPA,FCPA,FCPA", "the same from the flop: punishes flop play, three streets "
+               "of pot bets"),
+    LbrSetting("FCPA,FCPA,FCPA,FCPA", "pot and all in from preflop: punishes a bot that folds "
+               "or calls too much before the flop"),
+    LbrSetting("FCHPA,FCHPA,FCHPA,FCHPA", "half pot added on every street, preflop raises "
+               "included: the sizes between a probe and a pot"),
+    LbrSetting("FCMA,FCMA,FCMA,FCMA", "minimum raises and all in only: min-raise probes that "
+               "catch a bot folding to any bet"),
+    LbrSetting("FCMQT,FCMQT,FCMQT,FCMQT", "small sizes only (minimum, quarter, three-quarter "
+               "pot): cheap bets a bot may fold too often to"),
+    LbrSetting("FCODXA,FCODXA,FCODXA,FCODXA", "overbets on every street (1.5, 2, 3 pots, all "
+               "in): punishes calling or folding thresholds blind to the price"),
+    LbrSetting("FCMQHTPODXA,FCMQHTPODXA,FCMQHTPODXA,FCMQHTPODXA", "every size on every "
+               "street: the widest one-step search"),
+)
+
+
+def iter_lbr_suite(strategy, game, hands: int = 20000, seed: int = 1, suite=STANDARD_SUITE,
+                   threads: int | None = None, progress=None):
+    """`run_lbr_suite`, one setting at a time: yields (the actions as `format_action_sets`
+    writes them, its `LbrResult`) as each finishes, so a caller can time them. Every setting's
+    sets are parsed before any hand is played."""
+    action_sets = [parse_action_sets(setting.actions if isinstance(setting, LbrSetting)
+                                     else setting, game.num_rounds) for setting in suite]
+    deals = LbrDeals(seed, hands, keep=True)  # one load (and one holdings pass) for every setting
+    for sets in action_sets:
+        yield format_action_sets(sets), run_lbr(strategy, game, hands, seed, sets, threads,
+                                                progress, deals)
+
+
+def run_lbr_suite(strategy, game, hands: int = 20000, seed: int = 1, suite=STANDARD_SUITE,
+                  threads: int | None = None, progress=None) -> list[tuple[str, LbrResult]]:
+    """LBR at every setting of `suite` (`LbrSetting`s or action-set texts; `STANDARD_SUITE` by
+    default) on the same duplicate deals of `seed`, loaded once: [(actions, `LbrResult`)] in
+    the suite's order, each result equal to `run_lbr` at that setting alone. `progress(deals)`
+    is told as chunks finish, settings one after another (len(suite) x deals in all)."""
+    return list(iter_lbr_suite(strategy, game, hands, seed, suite, threads, progress))
+
+
+def worst_setting(results: list[tuple[str, LbrResult]]) -> int:
+    """The index of the setting where LBR wins most (mbb/hand; the first of equals)."""
+    winnings = [result.score.mbb_per_hand for _, result in results]
+    return winnings.index(max(winnings))
 
 
 _ROUND_NAMES = ("preflop", "flop", "turn", "river")

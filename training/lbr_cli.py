@@ -4,12 +4,14 @@
     gambler-lbr seed --actions C,C,FCPA,FCPA --hands 20000 --json
     gambler-lbr mine.yaml --actions C,FCHPA,FCHPA,FCHPA
     gambler-lbr shover --breakdown
+    gambler-lbr default --suite --hands 4000
 
 LBR's winnings are a lower bound on the profile's exploitability: what an opponent who knows the
 profile's rules can take from it, in mbb/hand with a 95% confidence interval over duplicate deals
 (LBR plays both seats of every deal). `training.lbr` explains the algorithm. The profile may
 also be a baseline or one of the rule-based exploiters (`bot.exploiters`), whose ranges LBR
-computes the same way.
+computes the same way. `--suite` plays the standard suite of action sets
+(`training.lbr.STANDARD_SUITE`) on the same deals and names the worst case.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import time
 
 import click
+from click.core import ParameterSource
 
 from gambler.cli import SEED, debug_option, progress_bar, run
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
@@ -27,9 +30,15 @@ from gambler.training.match_cli import StrategyHelpCommand, note_rounded_hands, 
 @click.command(cls=StrategyHelpCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("profile")
 @click.option("--actions", default="C,C,FCPA,FCPA", show_default=True, metavar="SETS",
-              help="LBR's actions per round, preflop first: F fold, C check/call, H half-pot "
-                   "raise, P pot raise, A all in (a set of C only just checks and calls); "
-                   "either case.")
+              help="LBR's actions per round, preflop first: F fold, C check/call, and raises "
+                   "of M the minimum, Q a quarter pot, H half a pot, T three quarters, P a pot, "
+                   "O 1.5 pots, D 2 pots, X 3 pots, A all in (a set of C only just checks and "
+                   "calls); either case.")
+@click.option("--suite", is_flag=True,
+              help="Play the standard suite of action sets (the published LBR table's kind "
+                   "of settings, plus preflop raises, minimum raises and overbets) on the same "
+                   "deals: one row each, then the worst case. Not with --actions or "
+                   "--breakdown.")
 @click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True,
               help="Hands to play (LBR takes both seats of each deal).")
 @click.option("--seed", type=SEED, default=1, show_default=True,
@@ -43,15 +52,25 @@ from gambler.training.match_cli import StrategyHelpCommand, note_rounded_hands, 
                    "and the bot's answer.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(profile, actions, hands, seed, game_file, workers, breakdown, as_json) -> None:
+def command(profile, actions, suite, hands, seed, game_file, workers, breakdown, as_json) -> None:
     """Play a local best response against PROFILE and print LBR's winnings in mbb/hand.
 
     PROFILE is {strategies}."""
     from gambler.training.lbr import format_action_sets, parse_action_sets
 
+    if suite:
+        given = click.get_current_context().get_parameter_source("actions")
+        if given is not ParameterSource.DEFAULT:
+            raise click.UsageError("--suite plays its own action sets: drop --actions")
+        if breakdown:
+            raise click.UsageError("--breakdown is for one setting: run it with --actions, "
+                                   "not with --suite")
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
+    if suite:
+        _run_suite(profile, game, hands, seed, workers, as_json)
+        return
     action_sets = parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
     actions = format_action_sets(action_sets)  # as echoed: "c,c,fcpa,fcpa" -> "C,C,FCPA,FCPA"
     strategy = resolve(profile)
@@ -71,14 +90,7 @@ def command(profile, actions, hands, seed, game_file, workers, breakdown, as_jso
         row["hand_count"] = round(row["hands"] * 2 * deals)  # "hands" is the share of all hands
     if as_json:
         extra = {"breakdown": rows} if rows is not None else {}
-        click.echo(json.dumps(extra | {
-            "profile": profile, "actions": actions, "hands": 2 * deals,
-            "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
-            "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
-            "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
-            "by_position": [{"mbb_per_hand": seat.mbb_per_hand, "ci95_mbb": seat.ci95_mbb}
-                            for seat in seats],
-            "seconds": seconds, "seed": seed}))
+        click.echo(json.dumps(extra | _report(profile, actions, result, seconds, seed)))
         return
     click.echo(f"LBR vs {profile}: {score.mbb_per_hand:+,.1f} mbb/hand ± {score.ci95_mbb:,.1f} "
                f"(95% CI) over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
@@ -94,6 +106,62 @@ def command(profile, actions, hands, seed, game_file, workers, breakdown, as_jso
             click.echo(f"  {row['hand_count']:10,}  {100 * row['hands']:5.1f}%  "
                        f"{row['mbb_per_hand']:+12,.0f}  {100 * row['share']:14.1f}%  "
                        f"{row['line']}")
+
+
+def _report(profile, actions, result, seconds, seed) -> dict:
+    """One setting's --json object (without --breakdown's rows)."""
+    score, adjusted = result.score, result.adjusted_score
+    return {"profile": profile, "actions": actions, "hands": score.hands,
+            "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
+            "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
+            "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
+            "by_position": [{"mbb_per_hand": seat.mbb_per_hand, "ci95_mbb": seat.ci95_mbb}
+                            for seat in map(result.position_score, range(2))],
+            "seconds": seconds, "seed": seed}
+
+
+def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
+    """`--suite`: every setting of `STANDARD_SUITE` on one set of deals, then the worst."""
+    from gambler.training.lbr import STANDARD_SUITE, iter_lbr_suite, worst_setting
+
+    strategy = resolve(profile)
+    note_rounded_hands("gambler-lbr", hands)
+    deals = (hands + 1) // 2
+    started = time.perf_counter()
+    rows, results = [], []
+    with progress_bar("LBR suite", deals * len(STANDARD_SUITE)) as update:
+        setting_started = started
+        for actions, result in iter_lbr_suite(strategy, game, hands, seed, STANDARD_SUITE,
+                                              workers, update):
+            now = time.perf_counter()
+            rows.append(_report(profile, actions, result, now - setting_started, seed))
+            results.append((actions, result))
+            setting_started = now
+    seconds = time.perf_counter() - started
+    worst = worst_setting(results)
+    if as_json:
+        click.echo(json.dumps({"profile": profile, "hands": 2 * deals, "seed": seed,
+                               "rows": rows, "worst": rows[worst], "seconds": seconds}))
+        return
+    click.echo(f"LBR suite vs {profile}: {2 * deals:,} hands ({deals:,} duplicate deals, seed "
+               f"{seed}) at each of {len(rows)} settings, mbb/hand (95% CI), {seconds:,.1f} s "
+               "(the first row's seconds include loading the deals)")
+    width = max(len(row["actions"]) for row in rows)
+    click.echo(f"  {'actions':<{width}}  {'LBR wins':>21}  {'all-in adjusted':>21}  "
+               f"{'seconds':>7}")
+    for index, row in enumerate(rows):
+        mark = "  <- worst" if index == worst else ""
+        click.echo(f"  {row['actions']:<{width}}  {_interval(row, ''):>21}  "
+                   f"{_interval(row, '_allin_adjusted'):>21}  {row['seconds']:7,.1f}{mark}")
+    row = rows[worst]
+    click.echo(f"worst case: {row['actions']}, LBR wins {_interval(row, '')} mbb/hand "
+               f"(all-in adjusted {_interval(row, '_allin_adjusted')})")
+
+
+def _interval(row: dict, suffix: str) -> str:
+    """A row's mbb/hand and its 95% half-width, as "+1,234.5 ± 67.8" (`suffix`: "" for the
+    chips won, "_allin_adjusted" for the all-in adjusted pair)."""
+    return f"{row['mbb_per_hand' + suffix]:+,.1f} ± {row['ci95_mbb' + suffix]:,.1f}"
 
 
 def main(argv=None) -> None:
