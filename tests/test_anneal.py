@@ -1,5 +1,6 @@
 """The annealing rules, with a stub evaluation backend whose chips the tests choose: Metropolis
-acceptance, the new-best rule, the temperature schedule, and proposals."""
+acceptance, the new-best rule, the temperature schedule, proposals, the hall of fame, and the
+objective's LBR term (with LBR itself, measured again independently)."""
 
 import math
 from dataclasses import replace
@@ -10,10 +11,13 @@ import pytest
 import gambler.training.anneal as anneal
 from acpc_support import NOLIMIT
 from gambler.bot.params import load_profile
+from gambler.bot.strategies import resolve_strategy
 from gambler.protocol import load_game
-from gambler.training.anneal import Trainer, propose, temperature
+from gambler.training.anneal import Trainer, objective, propose, temperature
 from gambler.training.config import TrainConfig
-from gambler.training.evaluate import Chips
+from gambler.training.engine import encode_strategy
+from gambler.training.evaluate import Chips, Score, score_pairs
+from gambler.training.lbr import run_lbr
 
 GAME = load_game(NOLIMIT)
 DEAL_SEED = 1000
@@ -195,12 +199,65 @@ def test_the_hall_of_fame_joins_the_pool_and_keeps_the_last_bests(tmp_path):
     run = trainer(tmp_path, backend, steps=4, hall_of_fame=2,
                   opponents={"seed": 1.0, "best": 1.0, "hall": 1.0})
     start = list(run.state.best)
-    run.run()
+    seen = after_each_step(run, 4, lambda state: (list(state.best),
+                                                  [list(vector) for vector in state.hall]))
     # Training comparisons (pairs = 2 x opponents): seed + best, then + 1, 2, 2 hall entries.
     training = [pairs for seed, pairs in backend.pair_counts if seed == DEAL_SEED]
     assert training == [4, 6, 8, 8]
     assert run.state.improvements == 4 and len(run.state.hall) == 4
-    assert run.state.hall[0] == start
+    # Each new best sends the one it replaces to the hall: the hall holds every earlier best,
+    # oldest first, and never the current one.
+    bests = [start] + [best for best, _ in seen]
+    assert len({tuple(best) for best in bests}) == 5
+    for step, (best, hall) in enumerate(seen):
+        assert hall == bests[:step + 1]
+        assert best not in hall
+
+
+class ByOpponentStub(StubBackend):
+    """On the training deals the candidate gets `gains[the opponent's numbers]` chips a deal more
+    than the current profile (opponents told apart by their encoded parameters); every other
+    deal set gives 0 (so no new best)."""
+
+    def __init__(self):
+        super().__init__(0.0)
+        self.gains: dict[bytes, float] = {}
+
+    def run(self, deals, path, rules, pairs, seed):
+        count, half = len(deals), len(pairs) // 2
+        results = []
+        for index, (_, _, _, params_b) in enumerate(pairs):
+            training = deals.seed == DEAL_SEED and index < half
+            gain = self.gains[params_b.tobytes()] if training else 0.0
+            results.append(Chips(np.full(count, gain), np.full(count, gain)))
+        return results
+
+
+def test_the_hall_is_the_most_recent_earlier_bests_sharing_its_weight(tmp_path):
+    # Four earlier bests (oldest first) and the current best, told apart by river.call[0]:
+    # against them the proposal gains 1, 2, 4, 8 and 16 chips a deal, against `seed` nothing.
+    # With hall_of_fame 2 the hall stands for the two most recent earlier bests, each at half
+    # the hall's weight: seed 1/2, they 1/4 each, so delta = (4 + 8) / 4 = 3 chips a deal =
+    # 15 mbb/hand. (The two oldest would give 3.75; the current best in the hall 30; each at
+    # the hall's whole weight 20; all four 9.375.)
+    backend = ByOpponentStub()
+    run = trainer(tmp_path, backend, steps=1, hall_of_fame=2,
+                  opponents={"seed": 1.0, "hall": 1.0})
+    position = run.labels.index("river.call[0]")
+
+    def marked(value):
+        vector = list(run.state.best)
+        vector[position] = value
+        return vector
+
+    run.state.hall = [marked(100.0), marked(200.0), marked(300.0), marked(400.0)]
+    run.state.best = marked(900.0)
+    backend.gains[encode_strategy(resolve_strategy("seed"))[1].tobytes()] = 0.0
+    for value, gain in ((100.0, 1.0), (200.0, 2.0), (300.0, 4.0), (400.0, 8.0), (900.0, 16.0)):
+        backend.gains[encode_strategy(run.profile(marked(value)))[1].tobytes()] = gain
+    run.run()
+    record = anneal.json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[0])
+    assert record["delta"]["mbb_per_hand"] == pytest.approx(15.0, abs=1e-9)
 
 
 def test_a_new_best_must_gain_against_the_held_out_opponents_too(tmp_path):
@@ -242,6 +299,74 @@ def test_restart_after_n_steps_without_a_new_best(tmp_path):
                .splitlines()]
     assert [bool(record.get("restarted")) for record in records] == [False, True, False, True,
                                                                      False]
+
+
+def test_the_objective_is_the_pool_minus_weight_times_lbr():
+    # 10 - 0.5 x 8 = 6 mbb/hand; the half-widths add as independent errors: hypot(3, 0.5 x 8) = 5.
+    assert objective(Score(10.0, 3.0, 500), Score(8.0, 8.0, 100), 0.5) == Score(6.0, 5.0, 500)
+    assert objective(Score(10.0, 3.0, 500), Score(-8.0, 8.0, 100), 2.0) == Score(
+        26.0, math.hypot(3.0, 16.0), 500)
+    assert objective(Score(10.0, 3.0, 500), Score(8.0, 8.0, 100), 0.0) == Score(10.0, 3.0, 500)
+
+
+LBR = {"weight": 0.5, "actions": "C,C,FCPA,FCPA", "hands": 200, "deal_seed": 1,
+       "report_hands": 0}
+VALIDATION_CHIPS = np.tile([30.0, -10.0], 25)  # a validation deal's chips against each opponent
+
+
+class ValidationStub(StubBackend):
+    """`StubBackend`, with `VALIDATION_CHIPS` for every pair on the validation deals."""
+
+    def run(self, deals, path, rules, pairs, seed):
+        if deals.seed == DEAL_SEED + anneal.VALIDATION_OFFSET:
+            return [Chips(VALIDATION_CHIPS, VALIDATION_CHIPS) for _ in pairs]
+        return super().run(deals, path, rules, pairs, seed)
+
+
+def lbr_chips(profile, seed: int):
+    """LBR's chips per deal (both seats) against `profile` on LBR's 200 hands of `seed`, measured
+    here with `run_lbr` itself."""
+    return run_lbr(profile, GAME, LBR["hands"], seed, LBR["actions"]).chips.sum(axis=1)
+
+
+def test_a_steps_delta_loses_weight_times_what_lbr_gains(tmp_path):
+    # The pool: the proposal loses 200 chips a deal to every opponent (-1,000 mbb/hand, no
+    # spread). LBR plays the proposal and the current profile on the same 100 deals of seed 1;
+    # the step's delta is -1,000 - 0.5 x (LBR's winnings against the proposal - against the
+    # current), and the half-widths combine as hypot(0, 0.5 x LBR's).
+    proposal = {**TrainConfig().proposal, "threshold": 0.3}  # a move LBR notices
+    run = trainer(tmp_path, StubBackend(-200.0), steps=1, lbr=LBR, proposal=proposal)
+    current = list(run.state.current)
+    run.run()
+    record = anneal.json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[0])
+    candidate = list(current)
+    candidate[run.labels.index(record["parameter"])] = record["proposed"]
+    lbr = score_pairs(lbr_chips(run.profile(candidate), 1) - lbr_chips(run.profile(current), 1),
+                      GAME.big_blind)
+    assert abs(lbr.mbb_per_hand) > 1.0  # the move changed what LBR wins
+    assert record["delta"]["mbb_per_hand"] == pytest.approx(-1000.0 - 0.5 * lbr.mbb_per_hand,
+                                                            abs=1e-3)
+    assert record["delta"]["ci95_mbb"] == pytest.approx(0.5 * lbr.ci95_mbb, abs=1e-3)
+    assert not record["accepted"]  # exp(delta / 20) is nil
+
+
+def test_a_reported_score_loses_weight_times_what_lbr_wins(tmp_path):
+    # On the validation deals the profile wins 30 and -10 chips in turn against each opponent
+    # (10 chips, +50 mbb/hand); LBR plays it on the 100 deals of seed 1 + 100. The weighted
+    # score is 50 - 0.5 x LBR's winnings, the half-widths combined as hypot(pool's, 0.5 x LBR's).
+    run = trainer(tmp_path, ValidationStub(0.0), steps=1, lbr=LBR,
+                  opponents={"seed": 1.0, "call": 1.0})
+    start = run.profile(run.state.best)
+    scores = run.validate(start)
+    pool = score_pairs(VALIDATION_CHIPS, GAME.big_blind)
+    assert pool.mbb_per_hand == pytest.approx(50.0)
+    lbr = score_pairs(lbr_chips(start, 1 + anneal.VALIDATION_OFFSET), GAME.big_blind)
+    assert abs(lbr.mbb_per_hand) > 1.0
+    assert scores["lbr"]["mbb_per_hand"] == pytest.approx(lbr.mbb_per_hand, abs=1e-3)
+    assert scores["weighted"]["mbb_per_hand"] == pytest.approx(
+        50.0 - 0.5 * lbr.mbb_per_hand, abs=1e-3)
+    assert scores["weighted"]["ci95_mbb"] == pytest.approx(
+        math.hypot(pool.ci95_mbb, 0.5 * lbr.ci95_mbb), abs=1e-3)
 
 
 def test_search_candidates_are_valid_version_2_profiles():

@@ -192,3 +192,21 @@ def test_the_training_config_example_parses_as_pasted(tmp_path):
     assert config.lbr["actions"] == "C,C,FCPA,FCPA"
     assert config.start == "v2-start" and config.deals == 20000
     assert yaml.safe_load(block)["lbr"]["report_hands"] == 20000
+
+
+def test_the_exploiter_example_reads_as_its_comments_say():
+    """The README's exploiter file parses as pasted, and its rules are the ones its comments
+    describe."""
+    from gambler.bot.exploiters import ALL_IN_SIZE, NEVER, parse_exploiter
+
+    block = re.search(r"## Exploiters.*?```yaml\n(.*?)```", README, flags=re.S).group(1)
+    exploiter = parse_exploiter(block, "README.md")
+    preflop, flop = exploiter.block(0, 0), exploiter.block(1, 1)
+    assert exploiter.block(0, 0) == exploiter.block(1, 0) and flop == exploiter.block(0, 3)
+    assert [rule.up_to for rule in preflop.facing][0] == 4.5
+    assert preflop.facing[0].call_from == -NEVER and preflop.facing[1].call_from == 0.4
+    assert (flop.bet_from, flop.bet_size, flop.bluff_below, flop.bluff_size) == \
+        (0.8, 0.75, -0.5, 0.0)
+    small, large = flop.facing
+    assert (small.raise_from, small.size, small.call_from) == (-NEVER, ALL_IN_SIZE, 0.6)
+    assert (large.raise_from, large.raise_below, large.size) == (0.9, -0.9, 2.0)

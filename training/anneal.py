@@ -102,6 +102,22 @@ def parameter_order(labels: list[str]) -> list[int]:
     return [index for name in reversed(ROUNDS) for index in by_round[name]]
 
 
+def objective(pool: Score, lbr: Score, weight: float) -> Score:
+    """The run's objective from the pool's score and LBR's: pool - weight x LBR's winnings, in
+    mbb/hand (what a local best response wins against a profile counts `weight` times against
+    it). The two come from different deals, so they are independent and their variances add:
+    the 95% half-width is hypot(the pool's, weight x LBR's). Counted in the pool's deals.
+
+    The one place the rule is written: a step's delta (both scores differences proposal -
+    current, `Trainer._with_lbr`) and a best's reported score (`Trainer.validate`) use it.
+
+    >>> objective(Score(10.0, 3.0, 500), Score(8.0, 8.0, 100), 0.5)
+    Score(mbb_per_hand=6.0, ci95_mbb=5.0, deals=500)
+    """
+    return Score(pool.mbb_per_hand - weight * lbr.mbb_per_hand,
+                 math.hypot(pool.ci95_mbb, weight * lbr.ci95_mbb), pool.deals)
+
+
 def temperature(config: TrainConfig, step: int, total: int) -> float:
     if total <= 1:
         return config.temperature_start
@@ -391,22 +407,22 @@ class Trainer:
         return result.chips.sum(axis=1)
 
     def _with_lbr(self, pool: Score, first: Profile, second: Profile, seed: int) -> Score:
-        """The objective's difference first - second: the pool's, minus weight x the difference
-        of what LBR wins against them (paired on the same LBR deals; the two estimates are
-        independent, so their variances add)."""
+        """The objective's difference first - second (`objective`): the pool's, minus weight x
+        the difference of what LBR wins against them, paired on the same LBR deals of `seed`.
+        Without an LBR weight, the pool's alone (LBR is not played)."""
         weight = self.lbr["weight"]
         if weight <= 0:
             return pool
         hands = self.lbr["hands"]
         lbr = score_pairs(self._lbr_chips(first, seed, hands)
                           - self._lbr_chips(second, seed, hands), self.game.big_blind)
-        return Score(pool.mbb_per_hand - weight * lbr.mbb_per_hand,
-                     math.hypot(pool.ci95_mbb, weight * lbr.ci95_mbb), pool.deals)
+        return objective(pool, lbr, weight)
 
     def _entries(self, names: dict[str, float], best: Profile) -> list[tuple[str, object, float]]:
         """(name, strategy, weight) of each opponent a pool stands for, weights summing to 1:
-        `best` is the best profile, `hall` the last `hall_of_fame` earlier bests sharing its
-        weight (left out while there are none)."""
+        `best` is the best profile, `hall` the last `hall_of_fame` earlier bests (the most
+        recent ones before the current best, oldest first), each with the hall's weight divided
+        by how many there are (left out while there are none)."""
         entries = []
         for name, weight in names.items():
             if name == "best":
@@ -587,9 +603,7 @@ class Trainer:
             seed = self.lbr["deal_seed"] + VALIDATION_OFFSET
             lbr = score_pairs(self._lbr_chips(profile, seed, self.lbr["hands"]), big_blind)
             scores["lbr"] = _score_dict(lbr) | {"actions": self.lbr["actions"], "seed": seed}
-            scores["weighted"] = _score_dict(Score(
-                weighted.mbb_per_hand - weight * lbr.mbb_per_hand,
-                math.hypot(weighted.ci95_mbb, weight * lbr.ci95_mbb), weighted.deals))
+            scores["weighted"] = _score_dict(objective(weighted, lbr, weight))
         return scores
 
     def finish(self) -> Profile:
