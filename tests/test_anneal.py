@@ -17,7 +17,7 @@ from gambler.training.anneal import Trainer, objective, propose, temperature
 from gambler.training.config import TrainConfig
 from gambler.training.engine import encode_strategy
 from gambler.training.evaluate import Chips, Score, score_pairs
-from gambler.training.lbr import run_lbr
+from gambler.training.lbr import format_action_sets, run_lbr
 
 GAME = load_game(NOLIMIT)
 DEAL_SEED = 1000
@@ -386,3 +386,165 @@ def test_search_candidates_are_valid_version_2_profiles():
     assert candidate(again) == candidate(np.random.default_rng(2))
     row = {"scores": {"seed": 100.0, "prober": -50.0}, "lbr": 2500.0}
     assert rank(row) == -50.0 - 0.3 * 1000.0
+
+
+# --- several LBR settings: the objective takes each profile's worst ----------------------------
+
+# At 200 hands against the seed profile LBR wins 2,285 (first) and 2,351 mbb/hand (second) on
+# the training LBR deals of seed 1, but 1,485 and 1,308 on the validation deals of seed 101: the
+# worst setting is the second in training and the first in validation.
+TWO_SETTINGS = ["C,C,FCPA,FCPA", "FCPA,FCPA,FCPA,FCPA"]
+
+
+def recording_with_lbr(monkeypatch) -> list:
+    """Every `Trainer._with_lbr` call of the test as (pool, first, second, seed, its result)."""
+    calls = []
+    original = Trainer._with_lbr
+
+    def recorded(self, pool, first, second, seed):
+        result = original(self, pool, first, second, seed)
+        calls.append((pool, first, second, seed, result))
+        return result
+
+    monkeypatch.setattr(Trainer, "_with_lbr", recorded)
+    return calls
+
+
+def worst_by_run_lbr(profile, seed: int, settings: list[str]):
+    """(the setting where LBR wins most against `profile`, its `LbrResult`), each setting
+    measured on its own with `run_lbr`."""
+    results = [(actions, run_lbr(profile, GAME, LBR["hands"], seed, actions))
+               for actions in settings]
+    return max(results, key=lambda result: result[1].score.mbb_per_hand)
+
+
+def test_one_setting_as_a_string_or_a_list_of_one_gives_todays_deltas(tmp_path, monkeypatch):
+    # Today's rule, written out: delta = objective(pool, LBR's paired chips against the proposal
+    # - against the current profile at the one setting, weight), exactly; a one-element list
+    # gives the same deltas, bit for bit, and so the same run.
+    proposal = {**TrainConfig().proposal, "threshold": 0.3}
+    deltas = {}
+    for name, actions in (("string", "C,C,FCPA,FCPA"), ("list", ["C,C,FCPA,FCPA"])):
+        calls = recording_with_lbr(monkeypatch)
+        run = trainer(tmp_path / name, StubBackend(0.02, fresh_gains=(1.0, -1.0)), steps=3,
+                      lbr={**LBR, "actions": actions}, proposal=proposal)
+        run.run()
+        for pool, first, second, seed, (delta, _) in calls:
+            lbr = score_pairs(run_lbr(first, GAME, LBR["hands"], seed, "C,C,FCPA,FCPA")
+                              .chips.sum(axis=1)
+                              - run_lbr(second, GAME, LBR["hands"], seed, "C,C,FCPA,FCPA")
+                              .chips.sum(axis=1), GAME.big_blind)
+            assert delta == objective(pool, lbr, LBR["weight"])
+        assert any(delta.mbb_per_hand != pool.mbb_per_hand
+                   for pool, _, _, _, (delta, _) in calls)  # LBR's term was not nil
+        deltas[name] = [delta for _, _, _, _, (delta, _) in calls]
+        assert [worst for *_, (_, worst) in calls] == \
+            [None if name == "string" else {"first": "C,C,FCPA,FCPA", "second": "C,C,FCPA,FCPA"}
+             ] * len(calls)
+    assert deltas["string"] == deltas["list"]
+
+
+def test_with_two_settings_a_steps_delta_uses_each_profiles_worst(tmp_path, monkeypatch):
+    # delta = pool - 0.5 x (LBR at the proposal's worst setting - at the current profile's
+    # worst), the chips paired deal by deal; each worst found here by running LBR at every
+    # setting on its own.
+    calls = recording_with_lbr(monkeypatch)
+    proposal = {**TrainConfig().proposal, "threshold": 0.3}
+    run = trainer(tmp_path, StubBackend(0.02, fresh_gains=(1.0, -1.0)), steps=2,
+                  lbr={**LBR, "actions": TWO_SETTINGS}, proposal=proposal)
+    run.run()
+    records = [anneal.json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text()
+               .splitlines()]
+    assert len(calls) >= 2
+    worsts = []
+    for pool, first, second, seed, (delta, worst) in calls:
+        first_setting, first_result = worst_by_run_lbr(first, seed, TWO_SETTINGS)
+        second_setting, second_result = worst_by_run_lbr(second, seed, TWO_SETTINGS)
+        assert worst == {"first": first_setting, "second": second_setting}
+        worsts.append(worst)
+        lbr = score_pairs(first_result.chips.sum(axis=1) - second_result.chips.sum(axis=1),
+                          GAME.big_blind)
+        assert delta == objective(pool, lbr, LBR["weight"])
+        assert delta.mbb_per_hand == pytest.approx(
+            pool.mbb_per_hand - LBR["weight"] * (first_result.score.mbb_per_hand
+                                                 - second_result.score.mbb_per_hand), abs=1e-9)
+    # The cases that tell the rule apart: the first step's proposal and current profile have
+    # different worst settings (the proposal's the first, the current's the second).
+    assert worsts[0] == {"first": TWO_SETTINGS[0], "second": TWO_SETTINGS[1]}
+    step = calls[0][4][1]
+    assert records[0]["lbr_worst"] == {"proposal": step["first"], "current": step["second"]}
+
+
+def test_with_two_settings_the_reported_lbr_is_the_worst_and_names_it(tmp_path):
+    # On the validation deals (seed 101) the first setting is the worst: the weighted score is
+    # 50 - 0.5 x LBR's winnings there, and every setting's score is reported.
+    run = trainer(tmp_path, ValidationStub(0.0), steps=1, lbr={**LBR, "actions": TWO_SETTINGS},
+                  opponents={"seed": 1.0, "call": 1.0})
+    start = run.profile(run.state.best)
+    seed = 1 + anneal.VALIDATION_OFFSET
+    scores = run.validate(start)
+    each = {actions: run_lbr(start, GAME, LBR["hands"], seed, actions).score
+            for actions in TWO_SETTINGS}
+    worst = max(each.values(), key=lambda score: score.mbb_per_hand)
+    assert worst == each[TWO_SETTINGS[0]] and each[TWO_SETTINGS[0]] != each[TWO_SETTINGS[1]]
+    assert scores["lbr"] == anneal._score_dict(worst) | {
+        "actions": TWO_SETTINGS[0], "seed": seed,
+        "settings": {actions: anneal._score_dict(score) for actions, score in each.items()}}
+    pool = score_pairs(VALIDATION_CHIPS, GAME.big_blind)
+    assert scores["weighted"] == anneal._score_dict(objective(pool, worst, LBR["weight"]))
+
+
+def test_the_final_lbr_report_measures_every_setting_and_names_the_worst(tmp_path, monkeypatch):
+    settings = ["C,C,FC,FC", "FCMA,FCMA,FCMA,FCMA", "FCODXA,FCODXA,FCODXA,FCODXA"]
+    winnings = {"C,C,FC,FC": 100.0, "FCMA,FCMA,FCMA,FCMA": 900.0,
+                "FCODXA,FCODXA,FCODXA,FCODXA": 400.0}
+    calls = []
+
+    def fake_lbr(profile, game, hands, seed, actions):
+        calls.append((hands, seed, format_action_sets(actions)))
+
+        class Result:
+            score = Score(winnings[format_action_sets(actions)], 10.0, (hands + 1) // 2)
+        return Result()
+
+    monkeypatch.setattr(anneal, "run_lbr", fake_lbr)
+    monkeypatch.setattr(anneal, "cached_holding_rates", lambda seed, start, count, announce:
+                        np.zeros((count, 3, 1326)))
+    for actions in (settings, settings[1]):
+        calls.clear()
+        run = trainer(tmp_path / str(len(actions)), StubBackend(0.0), steps=0,
+                      lbr={**LBR, "weight": 0.0, "actions": actions, "report_hands": 300})
+        report = run.save_best(report=True).training["lbr"]
+        measured = [actions] if isinstance(actions, str) else actions
+        assert calls == [(300, 1 + anneal.REPORT_OFFSET, setting) for setting in measured]
+        expected = {"mbb_per_hand": 900.0, "ci95_mbb": 10.0, "hands": 300,
+                    "actions": "FCMA,FCMA,FCMA,FCMA", "seed": 1 + anneal.REPORT_OFFSET}
+        if isinstance(actions, list):
+            expected["settings"] = {setting: {"mbb_per_hand": winnings[setting],
+                                              "ci95_mbb": 10.0, "hands": 300}
+                                    for setting in settings}
+        assert report == expected
+
+
+def test_a_run_with_several_settings_resumes_exactly(tmp_path):
+    def run_to(directory, steps, stop_at=None):
+        run = trainer(directory, StubBackend(0.02, fresh_gains=(1.0, -1.0)), steps=steps,
+                      lbr={**LBR, "actions": TWO_SETTINGS},
+                      proposal={**TrainConfig().proposal, "threshold": 0.3})
+        if stop_at is not None:
+            run.state.target_steps = stop_at
+            run.run()
+            run = Trainer.resume(directory / "run", GAME, StubBackend(0.02, (1.0, -1.0)))
+            run.state.target_steps = steps
+        run.run()
+        timing = ("seconds", "hands_per_second", "deal_set_seconds")
+        return [{key: value for key, value in anneal.json.loads(line).items()
+                 if key not in timing}
+                for line in (directory / "run" / "log.jsonl").read_text().splitlines()], run
+
+    straight, first = run_to(tmp_path / "straight", 3)
+    resumed, second = run_to(tmp_path / "resumed", 3, stop_at=1)
+    assert resumed == straight and len(straight) == 3
+    assert second.config.lbr["actions"] == TWO_SETTINGS  # a list again, from the checkpoint
+    assert second.state.best_score == first.state.best_score
+    assert set(first.state.best_score["lbr"]["settings"]) == set(TWO_SETTINGS)

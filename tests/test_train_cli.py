@@ -442,3 +442,32 @@ def test_the_search_and_ab_tools_take_seeds_as_every_command_does(capsys):
         assert exit_.value.code == 2
         assert capsys.readouterr().err.splitlines()[-1].endswith(
             "is not a seed: seeds are whole numbers from 0 to 4,294,967,295")
+
+
+@pytest.mark.parametrize("actions, message", [
+    ("[]", "lbr.actions: expected sets like C,C,FCPA,FCPA or a non-empty list of them"),
+    ('["C,C,FCPA,FCPA", 7]', "lbr.actions[1]: 7 is not a string of action sets like "
+                             "C,C,FCPA,FCPA"),
+    ('["C,C,FCPA,FCPA", "FCMA,FCMA,FCMA,FCMA", "c,c,apcf,fcpa"]',
+     "lbr.actions[2]: 'c,c,apcf,fcpa' repeats lbr.actions[0] ('C,C,FCPA,FCPA')"),
+    ('["C,C,FCPA,FCPA", "C,C,FCZA,FCPA"]',
+     "lbr.actions[1]: action sets 'C,C,FCZA,FCPA': unknown action 'Z' in set 3"),
+    ("[FCPA,FCPA,FCPA,FCPA]", "lbr.actions[0]: action sets 'FCPA': expected 4 comma-separated "
+                              "sets, one per round, found 1; quote each setting in a list: "),
+    ("{preflop: FCPA}", "lbr.actions: expected sets like C,C,FCPA,FCPA or a non-empty list"),
+])
+def test_bad_lbr_settings_name_the_file_field_and_entry(tmp_path, actions, message):
+    path = config_file(tmp_path, f"lbr: {{weight: 0.5, actions: {actions}}}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value).startswith(f"{path}: {message}")
+
+
+def test_lbr_settings_may_be_a_list_kept_as_written(tmp_path):
+    text = "lbr:\n  actions:\n    - C,C,FCPA,FCPA\n    - fcma,fcma,fcma,fcma\n"
+    config = load_config(config_file(tmp_path, text))
+    assert config.lbr["actions"] == ["C,C,FCPA,FCPA", "fcma,fcma,fcma,fcma"]
+    assert {key: value for key, value in config.lbr.items() if key != "actions"} == \
+        {key: value for key, value in TrainConfig().lbr.items() if key != "actions"}
+    assert load_config(config_file(tmp_path, 'lbr: {actions: "C,C,FCPA,FCPA"}\n')).lbr == \
+        TrainConfig().lbr  # one string stays a string

@@ -22,8 +22,14 @@ The run, step by step:
    everything else). delta = the weighted mean of the d_o in mbb/hand. With an `lbr` weight w,
    the objective also subtracts w x what a local best response wins against the profile
    (`training.lbr`, on LBR deals of its own), so delta loses w x (LBR's winnings against the
-   proposal - against the current profile). Metropolis: a proposal is accepted if delta >= 0,
-   else with probability exp(delta / temperature).
+   proposal - against the current profile). `lbr.actions` is one setting of LBR's action sets
+   or a list of them; with a list, what LBR wins against a profile is what it wins at the
+   profile's *worst* setting: the one where LBR wins most (mean over the LBR deals; the first
+   of equals, `training.lbr.worst_setting`). Each profile has its own worst setting, so
+   delta's LBR term is the per-deal difference of LBR's chips at the proposal's worst setting
+   against the proposal and at the current profile's worst against the current profile, still
+   paired (the same deals). Every setting costs one LBR run per profile. Metropolis: a proposal
+   is accepted if delta >= 0, else with probability exp(delta / temperature).
 5. An accepted profile is re-scored against the best so far on a *fresh* deal set (the fresh
    sets are used in turn), against the pool and the `held_out` opponents, which training never
    plays (LBR, if weighted, on fresh LBR deals): it becomes the best only if it gains there, so
@@ -35,7 +41,8 @@ The run, step by step:
    without re-scoring.) Each new best joins the hall of fame and is scored against every fixed
    opponent (and LBR) on one validation deal set, so the reported scores of successive bests
    compare like with like. With `lbr.report_hands`, the final best profile's LBR is measured on
-   deals no step has seen.
+   deals no step has seen (at every setting; the report names the worst and, for a list of
+   settings, gives each one's score, as the validation scores do).
 
 Everything random comes from one numpy generator seeded by the run's seed, and the evaluation is
 deterministic, so a run is reproducible; after every step the state is checkpointed atomically,
@@ -66,7 +73,7 @@ from gambler.training.config import TrainConfig
 from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_CORE_SECONDS,
                                     cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
-from gambler.training.lbr import LbrDeals, parse_action_sets, run_lbr
+from gambler.training.lbr import LbrDeals, LbrResult, parse_action_sets, run_lbr, worst_setting
 from gambler.training.engine import encode_rules, encode_strategy
 
 CHECKPOINT = "checkpoint.json"
@@ -102,11 +109,24 @@ def parameter_order(labels: list[str]) -> list[int]:
     return [index for name in reversed(ROUNDS) for index in by_round[name]]
 
 
+def lbr_settings(actions: str | list[str]) -> list[str]:
+    """`lbr.actions` as a list of settings: one string is one setting.
+
+    >>> lbr_settings("C,C,FCPA,FCPA")
+    ['C,C,FCPA,FCPA']
+    """
+    return [actions] if isinstance(actions, str) else list(actions)
+
+
 def objective(pool: Score, lbr: Score, weight: float) -> Score:
     """The run's objective from the pool's score and LBR's: pool - weight x LBR's winnings, in
     mbb/hand (what a local best response wins against a profile counts `weight` times against
-    it). The two come from different deals, so they are independent and their variances add:
-    the 95% half-width is hypot(the pool's, weight x LBR's). Counted in the pool's deals.
+    it). With several LBR settings (`lbr.actions` a list), `lbr` is LBR's winnings at the
+    profile's worst setting, the one where LBR wins most (for a difference first - second:
+    first's worst against first minus second's worst against second, on the same deals; see
+    `Trainer._with_lbr`). The two come from different deals, so they are independent and their
+    variances add: the 95% half-width is hypot(the pool's, weight x LBR's). Counted in the
+    pool's deals.
 
     The one place the rule is written: a step's delta (both scores differences proposal -
     current, `Trainer._with_lbr`) and a best's reported score (`Trainer.validate`) use it.
@@ -229,7 +249,12 @@ class Trainer:
         #: being computed (the CLI sets it; None: silent)
         self.deal_progress = None
         self.lbr = config.lbr
-        self._lbr_action_sets = parse_action_sets(config.lbr["actions"])  # parsed once a run
+        #: LBR's settings as the config writes them, and their sets, parsed once a run
+        self._lbr_settings = lbr_settings(config.lbr["actions"])
+        self._lbr_action_sets = [parse_action_sets(actions) for actions in self._lbr_settings]
+        #: a list in the config (even of one): the records and reports give every setting's
+        #: score and name the worst; one string keeps them as they were
+        self._lbr_listed = not isinstance(config.lbr["actions"], str)
         self._lbr_deals: dict[int, LbrDeals] = {}
         #: one line of text -> None: told each set-up phase as it starts (None: silent)
         self.notify = None
@@ -396,27 +421,42 @@ class Trainer:
             self._say(f"read {count:,} {role} and their holding tables (LBR seed {seed}) from "
                       "the cache")
 
-    def _lbr_chips(self, profile: Profile, seed: int, hands: int) -> np.ndarray:
-        """LBR's chips per deal (both seats) against `profile` on the LBR deals of `seed`; the
-        deals' holding tables stay in memory for the run (a few, the oldest dropped)."""
+    def _worst_lbr(self, profile: Profile, seed: int,
+                   hands: int) -> tuple[int, list[tuple[str, LbrResult]]]:
+        """LBR against `profile` at every setting on the LBR deals of `seed`: (the index of the
+        worst setting, the one where LBR wins most, [(setting, its result)] in the config's
+        order). The deals' holding tables stay in memory for the run (a few, the oldest
+        dropped)."""
         if (seed, hands) not in self._lbr_deals:
             self._prepare_lbr(seed, hands)
         deals = kept(self._lbr_deals, (seed, hands), lambda: LbrDeals(seed, hands, keep=True))
-        result = run_lbr(profile, self.game, actions=self._lbr_action_sets, deals=deals)
-        self.state.lbr_hands += 2 * deals.count
-        return result.chips.sum(axis=1)
+        results = []
+        for actions, sets in zip(self._lbr_settings, self._lbr_action_sets):
+            results.append((actions, run_lbr(profile, self.game, actions=sets, deals=deals)))
+            self.state.lbr_hands += 2 * deals.count
+        return worst_setting(results), results
 
-    def _with_lbr(self, pool: Score, first: Profile, second: Profile, seed: int) -> Score:
+    def _with_lbr(self, pool: Score, first: Profile, second: Profile,
+                  seed: int) -> tuple[Score, dict | None]:
         """The objective's difference first - second (`objective`): the pool's, minus weight x
         the difference of what LBR wins against them, paired on the same LBR deals of `seed`.
-        Without an LBR weight, the pool's alone (LBR is not played)."""
+        With several settings each profile is measured at its own worst (where LBR wins most
+        against it): the difference per deal is LBR's chips at first's worst setting against
+        first - at second's worst against second. Returns (that score, the two worst settings
+        {"first", "second"} when the config lists its settings, else None). Without an LBR
+        weight, the pool's alone (LBR is not played)."""
         weight = self.lbr["weight"]
         if weight <= 0:
-            return pool
+            return pool, None
         hands = self.lbr["hands"]
-        lbr = score_pairs(self._lbr_chips(first, seed, hands)
-                          - self._lbr_chips(second, seed, hands), self.game.big_blind)
-        return objective(pool, lbr, weight)
+        first_worst, first_results = self._worst_lbr(first, seed, hands)
+        second_worst, second_results = self._worst_lbr(second, seed, hands)
+        first_setting, first_result = first_results[first_worst]
+        second_setting, second_result = second_results[first_worst]  # MUTATION: first's worst for both
+        lbr = score_pairs(first_result.chips.sum(axis=1) - second_result.chips.sum(axis=1),
+                          self.game.big_blind)
+        worst = {"first": first_setting, "second": second_setting} if self._lbr_listed else None
+        return objective(pool, lbr, weight), worst
 
     def _entries(self, names: dict[str, float], best: Profile) -> list[tuple[str, object, float]]:
         """(name, strategy, weight) of each opponent a pool stands for, weights summing to 1:
@@ -517,8 +557,8 @@ class Trainer:
             first, second = self.profile(candidate), self.profile(current)
             weighted = self._objective_difference(train_deals, train_path, first, second,
                                                   self.pool, best)
-            delta = self._with_lbr(score_pairs(weighted, self.game.big_blind), first, second,
-                                   self.lbr["deal_seed"])
+            delta, worst = self._with_lbr(score_pairs(weighted, self.game.big_blind), first,
+                                          second, self.lbr["deal_seed"])
             if delta.mbb_per_hand >= 0:
                 accept = True
             else:
@@ -526,6 +566,8 @@ class Trainer:
             record = {"step": state.step + 1, "parameter": self.labels[position],
                       "old": float(current[position]), "proposed": float(candidate[position]),
                       "temperature": heat, "delta": _score_dict(delta), "accepted": accept}
+            if worst is not None:  # each profile's worst LBR setting (`lbr.actions` a list)
+                record["lbr_worst"] = {"proposal": worst["first"], "current": worst["second"]}
             if accept:
                 state.current = [float(value) for value in candidate]
                 state.accepted += 1
@@ -564,8 +606,8 @@ class Trainer:
         profile = self.profile(candidate)
         weighted = self._objective_difference(deals, path, profile, best,
                                               {**self.pool, **self.held_out}, best)
-        gain = self._with_lbr(score_pairs(weighted, self.game.big_blind), profile, best,
-                              self.lbr["deal_seed"] + fresh)
+        gain, worst = self._with_lbr(score_pairs(weighted, self.game.big_blind), profile, best,
+                                     self.lbr["deal_seed"] + fresh)
         improved = gain.mbb_per_hand > 0
         if improved:
             state.hall.append(list(state.best))
@@ -573,11 +615,17 @@ class Trainer:
             state.best_score = self.validate(profile)
             state.best_step = state.step
             state.improvements += 1
-        return {"fresh_seed": seed, "fresh_gain": _score_dict(gain), "new_best": improved}
+        record = {"fresh_seed": seed, "fresh_gain": _score_dict(gain), "new_best": improved}
+        if worst is not None:
+            record["fresh_lbr_worst"] = {"candidate": worst["first"], "best": worst["second"]}
+        return record
 
     def validate(self, profile: Profile) -> dict:
         """`profile` against each fixed opponent of the pool and the held-out ones on the
-        validation deals: {"weighted": the pool's objective, "opponents": {name: score}}."""
+        validation deals: {"weighted": the objective, "opponents": {name: score}}, and with an
+        LBR weight "lbr": LBR's score at the profile's worst setting (the one where it wins
+        most) with that setting's "actions" and its "seed" (and, when the config lists its
+        settings, every setting's score by setting in "settings")."""
         config = self.config
         deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals,
                                   "validation deals")
@@ -601,8 +649,13 @@ class Trainer:
         weight = self.lbr["weight"]
         if weight > 0:  # the objective: the pool's weighted score - weight x LBR's winnings
             seed = self.lbr["deal_seed"] + VALIDATION_OFFSET
-            lbr = score_pairs(self._lbr_chips(profile, seed, self.lbr["hands"]), big_blind)
-            scores["lbr"] = _score_dict(lbr) | {"actions": self.lbr["actions"], "seed": seed}
+            worst, results = self._worst_lbr(profile, seed, self.lbr["hands"])
+            actions, result = results[worst]
+            lbr = result.score
+            scores["lbr"] = _score_dict(lbr) | {"actions": actions, "seed": seed}
+            if self._lbr_listed:
+                scores["lbr"]["settings"] = {setting: _score_dict(each.score)
+                                             for setting, each in results}
             scores["weighted"] = _score_dict(objective(weighted, lbr, weight))
         return scores
 
@@ -631,11 +684,18 @@ class Trainer:
         if report_hands:  # LBR against the result, on deals no step has seen
             seed = self.lbr["deal_seed"] + REPORT_OFFSET
             self._prepare_lbr(seed, report_hands)
-            self._say(f"measuring LBR ({self.lbr['actions']}) against the best profile over "
+            settings = self._lbr_settings
+            named = settings[0] if len(settings) == 1 else \
+                f"{len(settings)} settings: {'; '.join(settings)}"
+            self._say(f"measuring LBR ({named}) against the best profile over "
                       f"{report_hands:,} hands (LBR seed {seed})")
-            result = run_lbr(best, self.game, report_hands, seed, self._lbr_action_sets)
-            training["lbr"] = _score_dict(result.score) | {"actions": self.lbr["actions"],
-                                                           "seed": seed}
+            results = [(actions, run_lbr(best, self.game, report_hands, seed, sets))
+                       for actions, sets in zip(settings, self._lbr_action_sets)]
+            actions, result = results[worst_setting(results)]
+            training["lbr"] = _score_dict(result.score) | {"actions": actions, "seed": seed}
+            if self._lbr_listed:  # every setting's score; "actions" names the worst
+                training["lbr"]["settings"] = {setting: _score_dict(each.score)
+                                               for setting, each in results}
         self._update_wall()
         training["seconds"] = round(state.wall, 1)
         profile = Profile(best.rounds, name="trained",

@@ -168,8 +168,6 @@ def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[st
 
 def _parse_lbr(value, source: str) -> dict:
     """The `lbr` section: every key optional (`_default_lbr`)."""
-    from gambler.training.lbr import ActionSetError, parse_action_sets
-
     if not isinstance(value, dict):
         raise ConfigError(f"{source}: lbr: expected a mapping (weight, actions, hands, deal_seed, "
                           "report_hands)")
@@ -182,19 +180,49 @@ def _parse_lbr(value, source: str) -> dict:
                 raise ConfigError(f"{source}: lbr.weight: {item!r} must be a number >= 0")
             merged[key] = float(item)
         elif key == "actions":
-            if not isinstance(item, str):
-                raise ConfigError(f"{source}: lbr.actions: expected sets like C,C,FCPA,FCPA")
-            try:
-                parse_action_sets(item)
-            except ActionSetError as error:
-                raise ConfigError(f"{source}: lbr.actions: {error}") from None
-            merged[key] = item
+            merged[key] = _lbr_actions(item, source)
         elif key in ("hands", "deal_seed", "report_hands"):
             least = 2 if key == "hands" else 0
             if isinstance(item, bool) or not isinstance(item, int) or item < least:
                 raise ConfigError(f"{source}: lbr.{key}: {item!r} must be an integer >= {least}")
             merged[key] = item
     return merged
+
+
+def _lbr_actions(item, source: str) -> str | list[str]:
+    """`lbr.actions`: one setting (a string of action sets, `C,C,FCPA,FCPA`) or a non-empty list
+    of distinct settings (the objective then takes the worst: `training.anneal`), each checked
+    with `parse_action_sets`. Kept as written: a string stays a string."""
+    from gambler.training.lbr import ActionSetError, parse_action_sets
+
+    if isinstance(item, str):
+        try:
+            parse_action_sets(item)
+        except ActionSetError as error:
+            raise ConfigError(f"{source}: lbr.actions: {error}") from None
+        return item
+    if not isinstance(item, list) or not item:
+        raise ConfigError(f"{source}: lbr.actions: expected sets like C,C,FCPA,FCPA or a "
+                          "non-empty list of them")
+    first_index: dict[tuple, int] = {}  # parsed sets -> the entry that gave them first
+    for index, entry in enumerate(item):
+        name = f"lbr.actions[{index}]"
+        if not isinstance(entry, str):
+            raise ConfigError(f"{source}: {name}: {entry!r} is not a string of action sets "
+                              "like C,C,FCPA,FCPA")
+        try:
+            sets = tuple(parse_action_sets(entry).tolist())
+        except ActionSetError as error:
+            hint = ""
+            if "," not in entry:  # [FCPA,FCPA,...] unquoted: YAML split it at the commas
+                hint = "; quote each setting in a list: ['FCPA,FCPA,FCPA,FCPA', ...]"
+            raise ConfigError(f"{source}: {name}: {error}{hint}") from None
+        if sets in first_index:
+            earlier = first_index[sets]
+            raise ConfigError(f"{source}: {name}: {entry!r} repeats lbr.actions[{earlier}] "
+                              f"({item[earlier]!r})")
+        first_index[sets] = index
+    return list(item)
 
 
 def _positive(value, name: str, source: str) -> float:

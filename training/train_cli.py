@@ -187,7 +187,9 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
              f"in {directory / 'best.yaml'}")
         if "lbr" in summary:
             lbr = summary["lbr"]
-            _say(f"LBR ({lbr['actions']}) wins {lbr['mbb_per_hand']:+,.1f} ± "
+            setting = lbr["actions"] if "settings" not in lbr else \
+                f"at its worst of {len(lbr['settings']):,} settings, {lbr['actions']}"
+            _say(f"LBR ({setting}) wins {lbr['mbb_per_hand']:+,.1f} ± "
                  f"{lbr['ci95_mbb']:,.1f} mbb/hand against it over {lbr['hands']:,} hands "
                  f"(seed {lbr['seed']})")
 
