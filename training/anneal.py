@@ -452,7 +452,7 @@ class Trainer:
         first_worst, first_results = self._worst_lbr(first, seed, hands)
         second_worst, second_results = self._worst_lbr(second, seed, hands)
         first_setting, first_result = first_results[first_worst]
-        second_setting, second_result = second_results[first_worst]  # MUTATION: first's worst for both
+        second_setting, second_result = second_results[second_worst]
         lbr = score_pairs(first_result.chips.sum(axis=1) - second_result.chips.sum(axis=1),
                           self.game.big_blind)
         worst = {"first": first_setting, "second": second_setting} if self._lbr_listed else None
