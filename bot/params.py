@@ -284,15 +284,21 @@ def _check_thresholds(thresholds, field_name: str, source: str) -> None:
                            "(x <= y <= z)")
 
 
+def strict_yaml(text: str, source: str, error: type[Exception]):
+    """The YAML document in `text` (no key may repeat), or `error` naming `source` and the line:
+    "mine.yaml:3: not valid YAML: ..."."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)
+    except yaml.YAMLError as problem_error:
+        mark = getattr(problem_error, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(problem_error, "problem", None) or str(problem_error)
+        raise error(f"{source}{where}: not valid YAML: {problem}") from None
+
+
 def parse_profile(text: str, source: str = "<profile>") -> Profile:
     """A profile from YAML text; `source` names it in error messages."""
-    try:
-        document = yaml.load(text, Loader=_StrictLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise ProfileError(f"{source}{where}: not valid YAML: {problem}") from None
+    document = strict_yaml(text, source, ProfileError)
     if not isinstance(document, dict):
         raise ProfileError(f"{source}: expected a mapping with keys {', '.join(ROUNDS)}")
     version = document.get("version", 1)
