@@ -436,6 +436,16 @@ class Trainer:
             self.state.lbr_hands += 2 * deals.count
         return worst_setting(results), results
 
+    def _lbr_record(self, results: list[tuple[str, LbrResult]], worst: int, seed: int) -> dict:
+        """What a report says of LBR: the score at the worst setting with that setting's
+        "actions" and the LBR "seed", and, when the config lists its settings, every setting's
+        score in "settings"."""
+        actions, result = results[worst]
+        record = _score_dict(result.score) | {"actions": actions, "seed": seed}
+        if self._lbr_listed:
+            record["settings"] = {setting: _score_dict(each.score) for setting, each in results}
+        return record
+
     def _with_lbr(self, pool: Score, first: Profile, second: Profile,
                   seed: int) -> tuple[Score, dict | None]:
         """The objective's difference first - second (`objective`): the pool's, minus weight x
@@ -650,13 +660,9 @@ class Trainer:
         if weight > 0:  # the objective: the pool's weighted score - weight x LBR's winnings
             seed = self.lbr["deal_seed"] + VALIDATION_OFFSET
             worst, results = self._worst_lbr(profile, seed, self.lbr["hands"])
-            actions, result = results[worst]
-            lbr = result.score
-            scores["lbr"] = _score_dict(lbr) | {"actions": actions, "seed": seed}
-            if self._lbr_listed:
-                scores["lbr"]["settings"] = {setting: _score_dict(each.score)
-                                             for setting, each in results}
-            scores["weighted"] = _score_dict(objective(weighted, lbr, weight))
+            scores["lbr"] = self._lbr_record(results, worst, seed)
+            scores["weighted"] = _score_dict(objective(weighted, results[worst][1].score,
+                                                       weight))
         return scores
 
     def finish(self) -> Profile:
@@ -691,11 +697,7 @@ class Trainer:
                       f"{report_hands:,} hands (LBR seed {seed})")
             results = [(actions, run_lbr(best, self.game, report_hands, seed, sets))
                        for actions, sets in zip(settings, self._lbr_action_sets)]
-            actions, result = results[worst_setting(results)]
-            training["lbr"] = _score_dict(result.score) | {"actions": actions, "seed": seed}
-            if self._lbr_listed:  # every setting's score; "actions" names the worst
-                training["lbr"]["settings"] = {setting: _score_dict(each.score)
-                                               for setting, each in results}
+            training["lbr"] = self._lbr_record(results, worst_setting(results), seed)
         self._update_wall()
         training["seconds"] = round(state.wall, 1)
         profile = Profile(best.rounds, name="trained",

@@ -44,8 +44,9 @@ in either case: F fold, C check/call, and the raise sizes, smallest first:
 (bet: the largest total in so far, pot: both totals, to_call: what LBR owes, in chips. A raise
 of num/den pot calls, then raises by num/den of the pot after the call.) Each target is moved
 into the legal range [lowest, highest], and a size whose target equals the smaller size's before
-it is dropped, so ties go to the smaller raise (step 4). `STANDARD_SUITE` is a set of settings to run together (`run_lbr_suite`, `gambler-lbr --suite`);
-its worst case is the measure to quote. LBR plays both seats of every duplicate deal, so the
+it is dropped, so ties go to the smaller raise (step 4). `STANDARD_SUITE` is a set of settings
+to run together (`run_lbr_suite`, `gambler-lbr --suite`); its worst case is the measure to
+quote. LBR plays both seats of every duplicate deal, so the
 measure is its mean over hands, with a 95% interval over deals.
 
 The per-deal work that does not depend on anyone's play (v of every holding on every street,
@@ -106,9 +107,8 @@ class ActionSetError(GamblerError, ValueError):
 def parse_action_sets(text: str | np.ndarray, rounds: int = 4) -> np.ndarray:
     """`"C,C,FCPA,FCPA"` -> int64[rounds] of action bits, checked: one set per round, letters
     from FCMQHTPODXA in either case (`ACTION_LETTERS`), each set with C (LBR must be able to
-    check). Sets already parsed
-    (the array this returns) pass through unchanged, so a caller parses once and hands the
-    result on (`run_lbr(..., actions=bits)`)."""
+    check). Sets already parsed (the array this returns) pass through unchanged, so a caller
+    parses once and hands the result on (`run_lbr(..., actions=bits)`)."""
     if isinstance(text, np.ndarray):
         every_bit = sum(ACTION_LETTERS.values())
         if (text.shape != (rounds,) or text.dtype != np.int64
