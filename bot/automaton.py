@@ -20,6 +20,9 @@ totals now:
 4. bet to the end (v >= z): never fold. If a raise is legal, raise to T while O < T, else to 2 O,
    moved into the legal range; if no raise is legal, call.
 
+The defence line (version 3): wherever the rules above fold (modes 1 to 3), the bot calls
+instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams.defends`).
+
 Mixed play (version 2): at the plan a uniform draw u decides the round's variant. With
 u < slow_play, a hand in mode 3 or 4 checks when nothing is owed (and plays its mode when bet
 into: a check-raise); with u < bluff, a hand in mode 1 bets to S + bluff_size P when nothing is
@@ -53,6 +56,7 @@ class RoundPlan:
     slow: bool = False                 # modes 3, 4: check when nothing is owed
     bluff_to: int | None = None        # mode 1: bet to this total when nothing is owed
     plain_v: float | None = None       # v against a random hand, when `v` is range-aware
+    defend: tuple[float, float] | None = None  # (d0, d1): call a fold when v >= d0 + d1 price
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -75,7 +79,7 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
     return RoundPlan(mode, v, params.call_limit(v, start, pot), params.raise_target(v, start, pot),
                      params.price_margin, slow=mixed and mode >= RAISE_TO,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
-                     else None)
+                     else None, defend=params.defend)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -94,6 +98,21 @@ def too_dear(plan: RoundPlan, betting: BettingState) -> bool:
     return (1.0 + plan.v) / 2.0 < to_call / (pot + to_call) + plan.price_margin
 
 
+def defence_line(plan: RoundPlan, betting: BettingState) -> float | None:
+    """d0 + d1 price for the bet the player to act faces (None without a defence line)."""
+    if plan.defend is None:
+        return None
+    to_call = betting.max_spent - betting.spent[betting.current_player]
+    price = to_call / (sum(betting.spent) + to_call)
+    return plan.defend[0] + plan.defend[1] * price
+
+
+def fold_or_defend(plan: RoundPlan, betting: BettingState) -> Action:
+    """Fold, unless v reaches the defence line: then call."""
+    line = defence_line(plan, betting)
+    return CALL_ACTION if line is not None and plan.v >= line else FOLD_ACTION
+
+
 def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
     """The automaton's action for the player to act in `betting` (heads-up)."""
     player = betting.current_player
@@ -103,14 +122,14 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
     mode = plan.mode
     if mode == GIVE_UP:
         if facing_bet:
-            return FOLD_ACTION
+            return fold_or_defend(plan, betting)
         if plan.bluff_to is not None and legal.can_raise:
             return raise_to(legal.clamp(plan.bluff_to))
         return CALL_ACTION
     if plan.slow and not facing_bet:
         return CALL_ACTION
     if mode in (WAIT_AND_SEE, RAISE_TO) and facing_bet and too_dear(plan, betting):
-        return FOLD_ACTION
+        return fold_or_defend(plan, betting)
     if mode == WAIT_AND_SEE:
         return CALL_ACTION
     if mode == RAISE_TO:
@@ -129,7 +148,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> d
     it used one) and the mode; U, or with price-aware calls the equity
     (1 + v) / 2, the price to_call / (pot + to_call) and the margin; T; the round's mixed
     variant if drawn (slow play, or the bluff's total); the pot (both totals), what is owed,
-    the legal raise-to range (None when no raise is legal) and the action."""
+    the legal raise-to range (None when no raise is legal), the defence line d0 + d1 price
+    when the profile has one and a bet is owed, and the action."""
     player = betting.current_player
     legal = betting.legal_actions()
     to_call = betting.max_spent - betting.spent[player]
@@ -154,6 +174,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> d
     fields["to_call"] = to_call
     fields["raise_range"] = ((legal.min_raise_to, legal.max_raise_to) if legal.can_raise
                              else None)
+    if to_call > 0 and plan.defend is not None:
+        fields["defend_at"] = defence_line(plan, betting)
     fields["action"] = str(action)
     return fields
 
@@ -165,7 +187,7 @@ def format_fields(fields: dict[str, object]) -> str:
     for name, value in fields.items():
         if name == "raise_range":
             text = "-" if value is None else f"{value[0]}..{value[1]}"
-        elif name in ("v", "v_range"):
+        elif name in ("v", "v_range", "defend_at"):
             text = f"{value:+.4f}"
         elif isinstance(value, bool):
             text = "yes" if value else "no"

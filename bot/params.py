@@ -25,6 +25,16 @@ give, per round (each optional; the default is version 1's behaviour):
                                  `narrow` of them by this round's strength, exactly, with card
                                  removal (`evaluator.narrowing` has the model)
 
+A file with `version: 3` may also give, per round:
+
+    defend: [d0, d1]             the defence line (default: none). Facing a bet that the mode
+                                 would fold (give up; wait and see or raise to some amount when
+                                 the bet is too dear), the bot calls instead when
+                                 v >= d0 + d1 price, price = to_call / (pot + to_call) with pot
+                                 both totals now: cheap bets are called wider than dear ones,
+                                 whatever U says, and an overbet meets a call from every hand
+                                 above the line (d0 >= 2: never, as version 2)
+
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
 
@@ -53,14 +63,18 @@ ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
+_V3_ROUND_KEYS = ("defend",)
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
-VERSIONS = (1, 2)
+VERSIONS = (1, 2, 3)
 #: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
-#: price on (0/1), price margin, slow play, bluff, bluff size, narrow (1: off), two spare slots.
+#: price on (0/1), price margin, slow play, bluff, bluff size, narrow (1: off), the defence
+#: line's d0 and d1 (d0 = `NO_DEFENCE`: none).
 STRIDE = 20
+#: The defence line's d0 when a round has none: v, in [-1, 1], never reaches it.
+NO_DEFENCE = 2.0
 
 
 class ProfileError(GamblerError, ValueError):
@@ -87,11 +101,20 @@ class RoundParams:
     bluff_size: float = 0.5                      # the bluff, in pots
     mixing: bool = False                         # the file gives the three above: train them
     narrow: float = 1.0                          # the range kept when the opponent raises
+    defend: tuple[float, float] | None = None    # (d0, d1): call a fold when v >= d0 + d1 price
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
         mode = _mode(self.thresholds, v)
         return self.slow_play if mode >= 2 else self.bluff if mode == 0 else 0.0
+
+    def defends(self, v: float, to_call: int, pot: int) -> bool:
+        """Whether a bet the mode would fold is called on the defence line: v >= d0 + d1 price,
+        price = to_call / (pot + to_call), pot being both totals now (never without a line)."""
+        if self.defend is None:
+            return False
+        d0, d1 = self.defend
+        return v >= d0 + d1 * (to_call / (pot + to_call))
 
     def bluff_target(self, start: int, pot: int) -> int:
         return int(start + self.bluff_size * pot)
@@ -167,7 +190,9 @@ class Profile:
         """(label, value, kind) of every number training may move, in file order: per round
         x y z (kind "threshold"), p's coefficients unless the round calls on price (then U is
         never used), q's coefficients (kinds c0..c3 for chip levels, p0..p3 for pot levels) and
-        the price margin if on (kind "margin")."""
+        the price margin if on (kind "margin"), the mixed-play numbers if given (kinds
+        "probability", "size") and the defence line if given (d0 kind "threshold", d1 kind
+        "slope")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
@@ -185,6 +210,9 @@ class Profile:
                 entries.append((f"{name}.slow_play", round_params.slow_play, "probability"))
                 entries.append((f"{name}.bluff", round_params.bluff, "probability"))
                 entries.append((f"{name}.bluff_size", round_params.bluff_size, "size"))
+            if round_params.defend is not None:
+                entries.append((f"{name}.defend[0]", round_params.defend[0], "threshold"))
+                entries.append((f"{name}.defend[1]", round_params.defend[1], "slope"))
         return entries
 
     def with_tunable(self, values) -> Profile:
@@ -212,9 +240,13 @@ class Profile:
             if round_params.mixing:
                 mixing = dict(zip(_MIXING_KEYS, values[position:position + 3]))
                 position += 3
+            defend = round_params.defend
+            if defend is not None:
+                defend = tuple(values[position:position + 2])
+                position += 2
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
-                                  price_margin=margin, **mixing))
+                                  price_margin=margin, defend=defend, **mixing))
         return replace(self, rounds=tuple(rounds))
 
     def to_yaml(self) -> str:
@@ -239,6 +271,8 @@ class Profile:
                         section[key] = getattr(round_params, key)
                 if round_params.narrow < 1.0:
                     section["narrow"] = round_params.narrow
+            if self.version >= 3 and round_params.defend is not None:
+                section["defend"] = list(round_params.defend)
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -310,7 +344,8 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
     if unknown:
         raise ProfileError(f"{source}: unknown key {unknown[0]!r} (expected {', '.join(ROUNDS)} "
                            f"and optional {', '.join(optional)})")
-    round_keys = _ROUND_KEYS + (_V2_ROUND_KEYS if version >= 2 else ())
+    round_keys = _ROUND_KEYS + (_V2_ROUND_KEYS if version >= 2 else ()) \
+        + (_V3_ROUND_KEYS if version >= 3 else ())
     rounds = []
     for name in ROUNDS:
         if name not in document:
@@ -321,7 +356,8 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
                                f"{', '.join(_ROUND_KEYS)}")
         for key in section:
             if key not in round_keys:
-                hint = (" (levels and price need version: 2)" if key in _V2_ROUND_KEYS else "")
+                hint = (" (levels and price need version: 2)" if key in _V2_ROUND_KEYS
+                        else " (defend needs version: 3)" if key in _V3_ROUND_KEYS else "")
                 raise ProfileError(f"{source}: {name}: unknown key {key!r} "
                                    f"(expected {', '.join(round_keys)}){hint}")
         for key in _ROUND_KEYS:
@@ -338,7 +374,9 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
                                   _levels(section.get("levels", "chips"), name, source),
                                   _price(section.get("price", "off"), name, source),
                                   **mixing, mixing=bool(mixing),
-                                  narrow=_narrow(section.get("narrow", 1.0), name, source)))
+                                  narrow=_narrow(section.get("narrow", 1.0), name, source),
+                                  defend=(_numbers(section["defend"], 2, f"{name}.defend", source)
+                                          if "defend" in section else None)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:

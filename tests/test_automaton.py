@@ -80,6 +80,38 @@ def test_price_aware_calls(mode, v, margin, expected):
     assert str(choose_action(plan, parse_betting(NL, "cc/r400"))) == expected
 
 
+@pytest.mark.parametrize("mode, v, defend, betting, expected", [
+    # Facing a flop bet to 400 with 100 in: to_call 300, pot 500, price 300 / 800 = 0.375.
+    (GIVE_UP, -0.3, (0.0, -1.0), "cc/r400", "c"),     # line 0 - 0.375 = -0.375 <= -0.3: call
+    (GIVE_UP, -0.3, (0.0, -0.5), "cc/r400", "f"),     # line -0.1875 > -0.3: fold
+    (GIVE_UP, -0.3, None, "cc/r400", "f"),            # no line: give up folds (version 2)
+    (GIVE_UP, 0.25, (0.25, 0.0), "cc/r400", "c"),     # v on the line: call
+    (GIVE_UP, 0.2499, (0.25, 0.0), "cc/r400", "f"),
+    # A minimum bet (to 200: to_call 100, pot 300, price 0.25) is cheaper than a pot bet (to 300:
+    # price 200 / 600 = 1/3): with d1 = 1, v = 0.3 calls the first and folds the second.
+    (GIVE_UP, 0.3, (0.05, 1.0), "cc/r200", "c"),      # line 0.3
+    (GIVE_UP, 0.3, (0.05, 1.0), "cc/r300", "f"),      # line 0.3833
+    (WAIT_AND_SEE, 0.3, (0.1, 0.5), "cc/r400", "c"),  # too dear (U below), line 0.2875: call
+    (WAIT_AND_SEE, 0.28, (0.1, 0.5), "cc/r400", "f"),
+    (RAISE_TO, 0.3, (0.1, 0.5), "cc/r400", "c"),      # defended: calls, never raises to T
+    (BET_TO_END, 0.3, (0.9, 0.0), "cc/r400", "r1000"),  # mode 4 never folds: the line is moot
+    (GIVE_UP, -0.9, (-1.0, 0.0), "cc/", "c"),         # nothing owed: check, as always
+])
+def test_the_defence_line_calls_what_the_mode_would_fold(mode, v, defend, betting, expected):
+    plan = RoundPlan(mode, v, -10**6, 1000, defend=defend)  # U folds every bet
+    assert str(choose_action(plan, parse_betting(NL, betting))) == expected
+
+
+def test_a_plan_takes_the_rounds_defence_line():
+    flop = load_profile("tests/data/profiles/v3-defend.yaml").rounds[1]
+    assert plan_round(flop, -0.2).defend == flop.defend == (-0.6, 1.6)
+    assert plan_round(load_profile("tests/data/profiles/v3-defend.yaml").rounds[2], 0.0) \
+        .defend is None
+    # RoundParams.defends is the same line: v >= d0 + d1 to_call / (pot + to_call).
+    assert flop.defends(-0.6 + 1.6 * 0.375, 300, 500)
+    assert not flop.defends(-0.6 + 1.6 * 0.375 - 1e-9, 300, 500)
+
+
 def test_pot_levels_start_from_the_round():
     flop = load_profile("tests/data/profiles/v2-test.yaml").rounds[1]
     state = parse_betting(NL, "r300c/r400")  # the flop began at 300 each: S = 300, P = 600

@@ -21,6 +21,7 @@ NL = load_game(NOLIMIT)
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
 MIXED = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-mixed.yaml")
 NARROW = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-narrow.yaml")
+V3 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v3-defend.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,8 @@ def table_strategy(name, v_of_deal):
                                   ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2),
                                   (MIXED, "seed"), ("default", MIXED), (MIXED, MIXED),
                                   (NARROW, "raise"), ("prober", NARROW), (NARROW, NARROW),
-                                  (NARROW, "seed")])
+                                  (NARROW, "seed"), (V3, "seed"), ("prober", V3),
+                                  ("sizer", V3), (V3, V3), (V3, "raise"), ("shover", V3)])
 def test_engine_hands_equal_python_hands(deals, pair):
     rules = encode_rules(NL)
     encoded = [encode_strategy(resolve_strategy(name)) for name in pair]
@@ -86,6 +88,21 @@ def test_engine_hands_equal_python_hands(deals, pair):
     # A range-aware profile replaced v by its range-aware v in many plans (and the engine did too,
     # or the actions would differ).
     assert (ranged_plans > 0) == (NARROW in pair)
+
+
+@pytest.mark.parametrize("opponent", ["prober", "sizer", "seed"])
+def test_the_defence_line_changes_play_where_the_mode_would_fold(deals, opponent):
+    """v3-defend is v2-test with defence lines: against bettors the two differ on many deals (so
+    the equality above covers the line), and only by calls instead of folds."""
+    rules = encode_rules(NL)
+    chips = {}
+    for name in (V2, V3):
+        result = np.zeros((len(deals), 2), dtype=np.int64)
+        play_deals(rules, *encode_strategy(resolve_strategy(name)),
+                   *encode_strategy(resolve_strategy(opponent)), deals.v, deals.outcomes,
+                   deals.allin_equity, 5, deals.first_deal, result, np.zeros((len(deals), 2)))
+        chips[name] = result
+    assert (chips[V2] != chips[V3]).sum() > 10
 
 
 def test_duplicate_pairs_cancel_and_workers_do_not_matter(deals):
@@ -191,8 +208,8 @@ def test_the_range_cache_gives_the_same_hands_and_is_read(deals):
 
 
 def distinct_profile():
-    """A version 2 profile with a different number in every field of every round (and both
-    settings of `levels` and of `price`)."""
+    """A version 3 profile with a different number in every field of every round (and both
+    settings of `levels` and of `price`; a defence line in three rounds)."""
     from gambler.bot.params import Profile, RoundParams
 
     rounds = []
@@ -204,8 +221,9 @@ def distinct_profile():
                                   levels="pot" if r % 2 else "chips",
                                   price_margin=None if r == 2 else 0.05 + step,
                                   slow_play=0.15 + step, bluff=0.25 + step,
-                                  bluff_size=0.55 + step, mixing=True, narrow=0.35 + step))
-    return Profile(tuple(rounds), version=2)
+                                  bluff_size=0.55 + step, mixing=True, narrow=0.35 + step,
+                                  defend=None if r == 1 else (-0.7 + step, 0.8 + step)))
+    return Profile(tuple(rounds), version=3)
 
 
 def test_the_named_offsets_read_back_every_field_of_the_packed_profile():
@@ -233,12 +251,13 @@ def test_the_named_offsets_read_back_every_field_of_the_packed_profile():
         assert read(engine.BLUFF) == numbers.bluff
         assert read(engine.BLUFF_SIZE) == numbers.bluff_size
         assert read(engine.NARROW) == numbers.narrow
+        assert (read(engine.DEFEND_0), read(engine.DEFEND_1)) == (numbers.defend or (2.0, 0.0))
     # Every number of the profile landed in a slot of its own: nothing else is non-zero.
     named = [getattr(engine, name) for name in (
         "THRESHOLD_X", "THRESHOLD_Y", "THRESHOLD_Z", "CALL_0", "CALL_1", "CALL_2", "CALL_3",
         "RAISE_0", "RAISE_1", "RAISE_2", "RAISE_3", "LEVELS", "PRICE", "PRICE_MARGIN",
-        "SLOW_PLAY", "BLUFF", "BLUFF_SIZE", "NARROW")]
-    assert len(named) == len(set(named)) == 18 and max(named) < engine.STRIDE
+        "SLOW_PLAY", "BLUFF", "BLUFF_SIZE", "NARROW", "DEFEND_0", "DEFEND_1")]
+    assert len(named) == len(set(named)) == engine.STRIDE
     spare = np.delete(vector[:4 * engine.STRIDE].reshape(4, engine.STRIDE), named, axis=1)
     assert not spare.any() and not vector[4 * engine.STRIDE:].any()
     # The engine's own readers: the mixing chance by mode, and the narrowing fractions.

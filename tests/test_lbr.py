@@ -86,6 +86,7 @@ def _others(hole, board):
     # and against mixed, range-aware play, each new size in some round, preflop included.
     ("seed", "FCMQT,FCMQHTPODXA,FCQO,FCDXA", 8),
     ("tests/data/profiles/v2-narrow.yaml", "FCMO,FCQT,FCHD,FCXA", 8),
+    ("tests/data/profiles/v3-defend.yaml", "FCMQ,FCMQHPA,FCQHDX,FCMPXA", 12),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its

@@ -114,7 +114,9 @@ def test_pot_levels_count_pots_from_the_rounds_start():
 
 @pytest.mark.parametrize("text, message", [
     ("preflop:\n  levels: pot\n", r"v.yaml: preflop: unknown key 'levels'.*need version: 2"),
-    ("version: 3\n", r"v.yaml: version: 3 is not a profile version \(1, 2\)"),
+    ("version: 4\n", r"v.yaml: version: 4 is not a profile version \(1, 2, 3\)"),
+    ("version: 2\npreflop:\n  defend: [0, 1]\n",
+     r"v.yaml: preflop: unknown key 'defend'.*defend needs version: 3"),
 ])
 def test_version_2_keys_need_version_2(text, message):
     with pytest.raises(ProfileError, match=message):
@@ -194,3 +196,41 @@ def test_bad_narrow_names_the_field(new, message):
     assert "narrow: 0.4" in text
     with pytest.raises(ProfileError, match=message):
         parse_profile(text.replace("narrow: 0.4", new, 1), source="n.yaml")
+
+
+V3 = "tests/data/profiles/v3-defend.yaml"
+
+
+def test_version_3_defence_lines_round_trip_and_are_tunable(tmp_path):
+    profile = load_profile(V3)
+    assert profile.version == 3
+    assert [r.defend for r in profile.rounds] == [(-0.5, 1.0), (-0.6, 1.6), None, (-0.7, 2.0)]
+    tunable = profile.tunable()
+    labels = [label for label, _, _ in tunable]
+    assert [(label, kind) for label, _, kind in tunable if "defend" in label] == [
+        ("preflop.defend[0]", "threshold"), ("preflop.defend[1]", "slope"),
+        ("flop.defend[0]", "threshold"), ("flop.defend[1]", "slope"),
+        ("river.defend[0]", "threshold"), ("river.defend[1]", "slope")]
+    values = [value for _, value, _ in tunable]
+    values[labels.index("river.defend[1]")] = 0.7
+    values[labels.index("flop.defend[0]")] = -0.5
+    moved = profile.with_tunable(values)
+    assert [r.defend for r in moved.rounds] == [(-0.5, 1.0), (-0.5, 1.6), None, (-0.7, 0.7)]
+    assert moved.rounds[3].price_margin == 0.1  # the numbers after it did not shift
+    save_profile(moved, tmp_path / "again.yaml")
+    assert load_profile(tmp_path / "again.yaml") == moved
+    # Version 2 files never write the key, and a version 2 profile has no line.
+    assert "defend" not in load_profile(V2).to_yaml()
+    assert all(r.defend is None for r in load_profile("default").rounds)
+
+
+@pytest.mark.parametrize("new, message", [
+    ("defend: [-0.6]", r"d.yaml: flop.defend: expected 2 numbers, found 1"),
+    ("defend: [-0.6, wide]", r"d.yaml: flop.defend\[1\]: 'wide' is not a number"),
+    ("defend: -0.35", r"d.yaml: flop.defend: expected a list of 2 numbers, found float"),
+])
+def test_bad_defence_lines_name_the_field(new, message):
+    text = open(V3).read()
+    assert "defend: [-0.6, 1.6]" in text
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text.replace("defend: [-0.6, 1.6]", new, 1), source="d.yaml")

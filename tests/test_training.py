@@ -69,10 +69,12 @@ def real_match(folder, a: str, b: str, deals: int, seed: int):
 V2 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-test.yaml")
 MIXED = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-mixed.yaml")
 NARROW = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-narrow.yaml")
+V3 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v3-defend.yaml")
 
 
 @pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober"), (V2, "default"),
-                                  (MIXED, "default"), (NARROW, "raise"), ("prober", NARROW)])
+                                  (MIXED, "default"), (NARROW, "raise"), ("prober", NARROW),
+                                  (V3, "sizer"), ("prober", V3)])
 def test_exploiters_play_real_matches_as_the_engine_does(tmp_path, a, b):
     hands, results, adjusted = real_match(tmp_path, a, b, 60, 33)
     assert results.reshape(-1).tolist() == [hand.value_of("a") for hand in hands]

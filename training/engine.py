@@ -37,6 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange, uint64
 
+from gambler.bot.params import NO_DEFENCE
 from gambler.errors import GamblerError
 from gambler.evaluator.narrowing import narrowing_rounds, range_aware_v
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
@@ -110,7 +111,8 @@ SLOW_PLAY = 14     # probability that a mode 3 or 4 hand that could bet first ch
 BLUFF = 15         # probability that a mode 1 hand that could bet first bets
 BLUFF_SIZE = 16    # the bluff's size, in pots from the round's start
 NARROW = 17        # fraction of the opponent's holdings kept when it raised this round (1: off)
-# Offsets 18 and 19 are spare (0).
+DEFEND_0 = 18      # the defence line (version 3): a fold becomes a call when v >= d0 + d1 price;
+DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -277,6 +279,12 @@ def mixing_probability(params, round_, value):
 
 
 @helper
+def _defends(params, base, value, to_call, pot):
+    """Whether a bet the mode would fold is called on the defence line (`bot.params`)."""
+    return value >= params[base + DEFEND_0] + params[base + DEFEND_1] * (to_call / (pot + to_call))
+
+
+@helper
 def automaton_action(params, round_, value, spent, max_spent, pot, start, start_pot, raise_low,
                      raise_high, mixed):
     """(code, raise-to) of the four-mode automaton with a profile's numbers (`STRIDE` a round)
@@ -288,6 +296,8 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
     facing_bet = spent < max_spent
     if value < params[base + THRESHOLD_X]:
         if facing_bet:
+            if _defends(params, base, value, max_spent - spent, pot):
+                return CALL_CODE, 0
             return FOLD_CODE, 0
         if mixed and raise_low >= 0:  # a bluff
             target = np.int64(start + params[base + BLUFF_SIZE] * start_pot)
@@ -297,11 +307,14 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
         return CALL_CODE, 0
     pot_levels = params[base + LEVELS] != 0.0
     if value < params[base + THRESHOLD_Z] and facing_bet:
+        to_call = max_spent - spent
         if params[base + PRICE] != 0.0:  # on price: fold if the equity is below price + margin
-            to_call = max_spent - spent
-            if (1.0 + value) / 2.0 < to_call / (pot + to_call) + params[base + PRICE_MARGIN]:
-                return FOLD_CODE, 0
-        elif max_spent > _level(params, base + CALL_0, value, pot_levels, start, start_pot):
+            dear = (1.0 + value) / 2.0 < to_call / (pot + to_call) + params[base + PRICE_MARGIN]
+        else:
+            dear = max_spent > _level(params, base + CALL_0, value, pot_levels, start, start_pot)
+        if dear:  # fold, or call on the defence line (never raise: as `bot.automaton`)
+            if _defends(params, base, value, to_call, pot):
+                return CALL_CODE, 0
             return FOLD_CODE, 0
     if value < params[base + THRESHOLD_Y]:
         return CALL_CODE, 0
@@ -764,6 +777,8 @@ def profile_vector(profile) -> np.ndarray:
         vector[base + BLUFF] = numbers.bluff
         vector[base + BLUFF_SIZE] = numbers.bluff_size
         vector[base + NARROW] = numbers.narrow
+        defend = numbers.defend if numbers.defend is not None else (NO_DEFENCE, 0.0)
+        vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
     return vector
 
 
