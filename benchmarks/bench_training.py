@@ -3,9 +3,10 @@
     python benchmarks/bench_training.py [--deals 20000] [--reuse-deals]
 
 Profile against profile on one deal set whose win rates already exist, as in training, for three
-pairs: version 1 (seed vs handmade), plain version 2 (the shipped default with its mixed play
-switched off, vs seed: pot levels and price-aware calls) and the shipped default as it is (mixed
-play: one seeded draw per player and round). Rows per pair: the numba engine on one core, on all
+pairs: version 1 (seed vs handmade), plain version 2 (the version 2 default, `default-v2`, with
+its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play: one
+seeded draw per player and round) and plain version 3 (plain version 2 with a defence line
+v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold). Rows per pair: the numba engine on one core, on all
 cores (numba threads, identical results), and the peer measured in the same run: the protocol's
 `BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code path, mixed
 draws included). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
@@ -62,6 +63,12 @@ def without_mixing(profile):
     return replace(profile, name=f"{profile.name} (no mixing)", rounds=rounds)
 
 
+def with_defence(profile):
+    """`profile` as version 3 with the defence line [0, 1] in every round."""
+    rounds = tuple(replace(r, defend=(0.0, 1.0)) for r in profile.rounds)
+    return replace(profile, name=f"{profile.name} (defence line)", rounds=rounds, version=3)
+
+
 def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
     """Median hands per second of the engine, one core then all numba threads."""
     a, b = encode_strategy(first), encode_strategy(second)
@@ -100,11 +107,13 @@ def main() -> None:
         deals = compute_deal_set(seed=77, first_deal=0, count=options.deals)
     win_rate_seconds = time.perf_counter() - started
     rules = encode_rules(game)
-    default = load_profile("default")
+    default = load_profile("default-v2")
     pairs = (("version 1: seed vs handmade", load_profile("seed"), load_profile("handmade")),
-             ("plain version 2: default without mixing vs seed", without_mixing(default),
+             ("plain version 2: default-v2 without mixing vs seed", without_mixing(default),
               load_profile("seed")),
-             ("mixed version 2: default vs seed", default, load_profile("seed")))
+             ("mixed version 2: default-v2 vs seed", default, load_profile("seed")),
+             ("plain version 3: the same with a defence line vs seed",
+              with_defence(without_mixing(default)), load_profile("seed")))
     print(f"{machine_line()}, numba {numba.__version__}; {len(deals):,} duplicate deals "
           f"({2 * len(deals):,} hands), medians")
     print()

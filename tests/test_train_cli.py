@@ -288,7 +288,7 @@ def test_unquoted_actions_in_a_flow_mapping_are_reported(tmp_path):
     with pytest.raises(ConfigError) as error:
         load_config(path)
     assert str(error.value) == (
-        f"{path}: lbr: unknown key 'C' (known: weight, actions, hands, deal_seed, report_hands); "
+        f"{path}: lbr: unknown key 'C' (known: weight, actions, hands, deal_seed, report_hands, held_out); "
         'quote actions that contain commas: actions: "C,C,FCPA,FCPA"')
 
 

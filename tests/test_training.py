@@ -168,7 +168,7 @@ def test_match_refuses_bad_input_in_one_line():
     result = cli("gambler.training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
-        "profiles: default, default-v1, handmade, price-aware, seed, v2-start; baselines: call, " \
+        "profiles: default, default-v1, default-v2, handmade, price-aware, seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
         "catcher, prober, shover, sizer)"
 
@@ -336,6 +336,8 @@ def test_bad_configs_name_the_key(tmp_path, config, message):
 
 def test_plot_draws_the_training_curve(tmp_path):
     assert train(tmp_path, "run", "--steps", "4").returncode == 0
+    with open(tmp_path / "run" / "log.jsonl", "a") as log:  # a search's line has no step
+        log.write(json.dumps({"search": 1, "before_step": 5, "held_out": {}}) + "\n")
     result = cli("gambler.training.train_cli", "plot", str(tmp_path / "run"))
     assert result.returncode == 0, result.stderr
     import matplotlib.image

@@ -28,30 +28,49 @@ The run, step by step:
    of equals, `training.lbr.worst_setting`). Each profile has its own worst setting, so
    delta's LBR term is the per-deal difference of LBR's chips at the proposal's worst setting
    against the proposal and at the current profile's worst against the current profile, still
-   paired (the same deals). Every setting costs one LBR run per profile. Metropolis: a proposal
-   is accepted if delta >= 0, else with probability exp(delta / temperature).
+   paired (the same deals). Every setting costs one LBR run per profile. With found
+   exploiters (below) and an `exploit` weight u, delta also gains u x (the proposal's chips
+   against its *worst* found exploiter - the current profile's against its own worst), the worst
+   being the one a profile loses most to on the training deals (mean over them; the first of
+   equals), added deal by deal to the pool's weighted difference before it is scored (the same
+   training deals: the interval stays paired), in the pool's units: raw chips, not normalized.
+   Only the last `exploit.keep` found exploiters count (0: all). Metropolis: a proposal is
+   accepted if delta >= 0, else with probability exp(delta / temperature).
 5. An accepted profile is re-scored against the best so far on a *fresh* deal set (the fresh
    sets are used in turn), against the pool and the `held_out` opponents, which training never
-   plays (LBR, if weighted, on fresh LBR deals): it becomes the best only if it gains there, so
-   neither the training deals' noise nor the pool's particular opponents decide what is kept.
+   plays, with the found-exploiter term on the same fresh deals (LBR, if weighted, on fresh LBR
+   deals, each profile at its worst of the objective's settings and the `lbr.held_out` ones,
+   which the objective never plays): it becomes the best only if it gains there, so neither the
+   training deals' noise nor the pool's particular opponents decide what is kept.
    With `restart_after` N, a current profile that has gone N steps without a new best starts
    again from the best (annealing's random walk can otherwise drift where the held-out
    opponents never let it become the best).
    (A proposal that changes no decision on the training deals, delta exactly 0, is accepted
    without re-scoring.) Each new best joins the hall of fame and is scored against every fixed
    opponent (and LBR) on one validation deal set, so the reported scores of successive bests
-   compare like with like. With `lbr.report_hands`, the final best profile's LBR is measured on
-   deals no step has seen (at every setting; the report names the worst and, for a list of
-   settings, gives each one's score, as the validation scores do).
+   compare like with like (the found-exploiter term, though, counts the exploiters found by
+   then). With `lbr.report_hands`, the final best profile's LBR is measured on deals no step has
+   seen (at every setting; the report names the worst and, for a list of settings, gives each
+   one's score, as the validation scores do).
+6. With `exploit.every` N > 0 (double oracle: the pool grows with the adversaries found against
+   the run's own best), an exploiter search (`training.exploit.search_exploiter`, the
+   cross-entropy method, `exploit.generations` generations on `exploit.deals` training deals,
+   half as many validation and as many held-out deals) runs against the best profile before
+   step 1 and before every step k + 1 where k > 0 is a multiple of N. Search n (0, 1, ...)
+   reads deal seed `exploit.seed` + n, deals that no other part of the run reads; its exploiter
+   is written to RUN_DIR/exploiters/found-NN.yaml and joins the found exploiters of step 4, and
+   what it wins against the best on its own held-out deals is logged: the run's fresh measure
+   of the best's exploitability.
 
-Everything random comes from one numpy generator seeded by the run's seed, and the evaluation is
-deterministic, so a run is reproducible; after every step the state is checkpointed atomically,
-and a resumed run continues exactly where the checkpoint left it.
+Everything random comes from one numpy generator seeded by the run's seed, and the evaluation and
+the searches are deterministic, so a run is reproducible; after every step and every search the
+state is checkpointed atomically, and a resumed run continues exactly where the checkpoint left
+it.
 
 What a run is doing is told as it happens: `Trainer.notify` (a callable taking one line of text)
 hears each set-up phase (deal sets read or computed, with an estimate of how long before a
-computation, LBR's holding tables, the start profile's scoring, the final LBR report), and
-`progress` each step's record.
+computation, LBR's holding tables, the start profile's scoring, each exploiter search before and
+after, the final LBR report), and `progress` each step's record.
 """
 
 from __future__ import annotations
@@ -61,11 +80,12 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from gambler.bot.exploiters import save_exploiter
 from gambler.bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
 from gambler.bot.strategies import resolve_strategy
 from gambler.errors import GamblerError
@@ -74,7 +94,8 @@ from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_
                                     cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
 from gambler.training.lbr import LbrDeals, LbrResult, parse_action_sets, run_lbr, worst_setting
-from gambler.training.engine import encode_rules, encode_strategy
+from gambler.training.engine import encode_rules, encode_strategy, exploiter_vector
+from gambler.training.exploit import SearchSettings, exploiter_of, search_exploiter
 
 CHECKPOINT = "checkpoint.json"
 VALIDATION_OFFSET = 100  # the validation deals are those of seed deal_seed + 100
@@ -138,6 +159,38 @@ def objective(pool: Score, lbr: Score, weight: float) -> Score:
                  math.hypot(pool.ci95_mbb, weight * lbr.ci95_mbb), pool.deals)
 
 
+def objective_pairs(pool: np.ndarray, exploit: np.ndarray | None, weight: float) -> np.ndarray:
+    """The objective's part paired deal by deal, before it is scored (`score_pairs`) and LBR's
+    term is taken off (`objective`): the pool's weighted chips per deal + weight (`exploit.weight`)
+    x the found-exploiter term's chips per deal, which are raw chips, in the pool's units (the
+    pool's weights sum to 1, so at weight 1 the term counts as much as the whole pool at its mean
+    spread). The term is a profile's chips against its worst found exploiter (`worst_found`), and
+    for a difference first - second, first's chips against first's worst - second's against
+    second's worst, on the same deals as the pool's. `exploit` None (no exploiter found yet, or
+    weight 0): the pool's chips, untouched.
+
+    The one place the term is written: a step's delta, the re-scoring's gain (`Trainer._rescore`)
+    and a best's reported score (`Trainer.validate`) use it.
+
+    >>> objective_pairs(np.array([1.0, 2.0]), np.array([-10, 4]), 0.5).tolist()
+    [-4.0, 4.0]
+    """
+    if exploit is None:
+        return pool
+    return pool + weight * exploit
+
+
+def worst_found(chips: np.ndarray) -> int:
+    """The index of a profile's worst found exploiter: the row of `chips` (the profile's chips
+    per deal against each exploiter) with the least mean, the first of equals.
+
+    >>> worst_found(np.array([[1, -3], [-2, -1], [-1, -2]]))  # means -1, -1.5, -1.5
+    1
+    """
+    means = np.asarray(chips, dtype=np.float64).mean(axis=1)
+    return int(np.argmin(means))
+
+
 def temperature(config: TrainConfig, step: int, total: int) -> float:
     if total <= 1:
         return config.temperature_start
@@ -149,7 +202,8 @@ def temperature(config: TrainConfig, step: int, total: int) -> float:
 def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Generator,
             labels: list[str] | None = None):
     """A copy of `vector` with one parameter moved: thresholds kept ordered and in [-1, 1], a
-    price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots. `labels`
+    price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots, a defence
+    line's d0 in [-1, 2] (2: never) and d1 in [-4, 4]. `labels`
     (`Profile.tunable`'s) say which is which; without them the vector is a version 1 profile's
     44 numbers."""
     candidate = vector.copy()
@@ -167,7 +221,7 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
 
 
 _BOUNDS = {"price": (-1.0, 1.0), "slow_play": (0.0, 1.0), "bluff": (0.0, 1.0),
-           "bluff_size": (0.0, 10.0)}
+           "bluff_size": (0.0, 10.0), "defend[0]": (-1.0, 2.0), "defend[1]": (-4.0, 4.0)}
 
 
 def _v1_label(position: int) -> str:
@@ -204,11 +258,17 @@ class RunState:
     hall: list[list[float]] = field(default_factory=list)   # earlier bests, oldest first
     scales: dict[str, float] = field(default_factory=dict)  # s_o of `normalize`, by opponent
     restarted_at: int = 0                 # the step after which current last went back to best
+    found: list[dict] = field(default_factory=list)  # the exploiter searches, in order: "search"
+                                          # n, "before_step", deal "seed", "file" (in the run
+                                          # directory), "held_out" (its score against the best
+                                          # then) and "vector" (`exploiter_vector`: what it plays)
+    search_seconds: float = 0.0           # seconds inside the searches (for --hours with elapsed)
 
     def finished(self) -> bool:
         if self.target_steps is not None:
             return self.step >= self.target_steps
-        return self.target_seconds is not None and self.elapsed >= self.target_seconds
+        return self.target_seconds is not None and \
+            self.elapsed + self.search_seconds >= self.target_seconds
 
 
 def _write_json_atomically(path: Path, payload: dict) -> None:
@@ -256,6 +316,16 @@ class Trainer:
         #: score and name the worst; one string keeps them as they were
         self._lbr_listed = not isinstance(config.lbr["actions"], str)
         self._lbr_deals: dict[int, LbrDeals] = {}
+        #: `lbr.held_out`: settings only the re-scoring of a new best plays (a checkpoint from
+        #: before the key has none), and the re-scoring's settings: the objective's, then these
+        self._lbr_held_out = list(config.lbr.get("held_out") or [])
+        held_out_sets = [parse_action_sets(actions) for actions in self._lbr_held_out]
+        self._lbr_gate = list(zip(self._lbr_settings + self._lbr_held_out,
+                                  self._lbr_action_sets + held_out_sets))
+        #: the `exploit` section (a checkpoint from before it: off), and the found exploiters'
+        #: engine encodings by search number (made from the checkpoint's vectors when needed)
+        self.exploit = {**TrainConfig().exploit, **config.exploit}
+        self._found_encoded: dict[int, tuple] = {}
         #: one line of text -> None: told each set-up phase as it starts (None: silent)
         self.notify = None
         #: measure LBR against the final best profile (`lbr.report_hands`); False skips it
@@ -351,7 +421,8 @@ class Trainer:
         """Say, before any of it, what the set-up up to the first step's end has to compute and
         about how long it takes: the deal sets and LBR holding tables that step reads (the
         validation sets only before the start profile is scored; the next fresh set in case the
-        step is accepted) that the cache lacks. The cache is probed, never filled, here."""
+        step is accepted; an exploiter search's deals if one comes first) that the cache lacks.
+        The cache is probed, never filled, here."""
         config, state = self.config, self.state
         sets = [(config.deal_seed, config.deals),
                 (config.deal_seed + 1 + state.fresh_index % config.fresh_sets, config.fresh_deals)]
@@ -362,6 +433,9 @@ class Trainer:
         if state.best_score is None:
             sets.append((config.deal_seed + VALIDATION_OFFSET, config.fresh_deals))
             lbr_sets = lbr_sets and lbr_sets + [self.lbr["deal_seed"] + VALIDATION_OFFSET]
+        if self._search_due():  # the search's training, validation and held-out deals
+            deals = self.exploit["deals"]
+            sets.append((self.exploit["seed"] + len(state.found), deals + deals // 2 + deals))
         lbr_count = (self.lbr["hands"] + 1) // 2
         missing = [_missing_deals(seed, count) for seed, count in sets] + \
             [_missing_deals(seed, lbr_count) for seed in lbr_sets]
@@ -421,17 +495,20 @@ class Trainer:
             self._say(f"read {count:,} {role} and their holding tables (LBR seed {seed}) from "
                       "the cache")
 
-    def _worst_lbr(self, profile: Profile, seed: int,
-                   hands: int) -> tuple[int, list[tuple[str, LbrResult]]]:
+    def _worst_lbr(self, profile: Profile, seed: int, hands: int,
+                   settings: list[tuple] | None = None) -> tuple[int, list[tuple[str, LbrResult]]]:
         """LBR against `profile` at every setting on the LBR deals of `seed`: (the index of the
         worst setting, the one where LBR wins most, [(setting, its result)] in the config's
-        order). The deals' holding tables stay in memory for the run (a few, the oldest
+        order). `settings`: [(setting, its parsed action sets)] to play instead of the
+        objective's. The deals' holding tables stay in memory for the run (a few, the oldest
         dropped)."""
         if (seed, hands) not in self._lbr_deals:
             self._prepare_lbr(seed, hands)
         deals = kept(self._lbr_deals, (seed, hands), lambda: LbrDeals(seed, hands, keep=True))
         results = []
-        for actions, sets in zip(self._lbr_settings, self._lbr_action_sets):
+        if settings is None:
+            settings = list(zip(self._lbr_settings, self._lbr_action_sets))
+        for actions, sets in settings:
             results.append((actions, run_lbr(profile, self.game, actions=sets, deals=deals)))
             self.state.lbr_hands += 2 * deals.count
         return worst_setting(results), results
@@ -446,27 +523,146 @@ class Trainer:
             record["settings"] = {setting: _score_dict(each.score) for setting, each in results}
         return record
 
-    def _with_lbr(self, pool: Score, first: Profile, second: Profile,
-                  seed: int) -> tuple[Score, dict | None]:
-        """The objective's difference first - second (`objective`): the pool's, minus weight x
-        the difference of what LBR wins against them, paired on the same LBR deals of `seed`.
-        With several settings each profile is measured at its own worst (where LBR wins most
-        against it): the difference per deal is LBR's chips at first's worst setting against
-        first - at second's worst against second. Returns (that score, the two worst settings
-        {"first", "second"} when the config lists its settings, else None). Without an LBR
-        weight, the pool's alone (LBR is not played)."""
+    def _with_lbr(self, pool: Score, first: Profile, second: Profile, seed: int,
+                  settings: list[tuple] | None = None) -> tuple[Score, dict | None]:
+        """The objective's difference first - second (`objective`): the pool's (with the
+        found-exploiter term, `objective_pairs`), minus weight x the difference of what LBR wins
+        against them, paired on the same LBR deals of `seed`. With several settings each profile
+        is measured at its own worst (where LBR wins most against it): the difference per deal
+        is LBR's chips at first's worst setting against first - at second's worst against
+        second. `settings` ([(setting, parsed sets)]): those instead of the objective's (the
+        re-scoring's, `_gate_lbr`). Returns (that score, the two worst settings {"first",
+        "second"} when the config lists its settings or `settings` are given, else None).
+        Without an LBR weight, the pool's alone (LBR is not played)."""
         weight = self.lbr["weight"]
         if weight <= 0:
             return pool, None
         hands = self.lbr["hands"]
-        first_worst, first_results = self._worst_lbr(first, seed, hands)
-        second_worst, second_results = self._worst_lbr(second, seed, hands)
+        first_worst, first_results = self._worst_lbr(first, seed, hands, settings)
+        second_worst, second_results = self._worst_lbr(second, seed, hands, settings)
         first_setting, first_result = first_results[first_worst]
         second_setting, second_result = second_results[second_worst]
         lbr = score_pairs(first_result.chips.sum(axis=1) - second_result.chips.sum(axis=1),
                           self.game.big_blind)
-        worst = {"first": first_setting, "second": second_setting} if self._lbr_listed else None
+        worst = {"first": first_setting, "second": second_setting} \
+            if self._lbr_listed or settings is not None else None
         return objective(pool, lbr, weight), worst
+
+    def _gate_lbr(self, pool: Score, first: Profile, second: Profile,
+                  seed: int) -> tuple[Score, dict | None]:
+        """The re-scoring's `_with_lbr`: each profile at its worst of the objective's settings
+        and the held-out ones (`lbr.held_out`, which the objective never plays). Without
+        held-out settings, `_with_lbr` itself."""
+        if not self._lbr_held_out:
+            return self._with_lbr(pool, first, second, seed)
+        return self._with_lbr(pool, first, second, seed, self._lbr_gate)
+
+    # --- the found exploiters (`exploit`) ---------------------------------------------------------
+
+    def _found(self, kept_only: bool = True) -> list[tuple[str, tuple]]:
+        """(name, engine encoding) of the found exploiters, oldest first: with `kept_only` the
+        last `exploit.keep` of them (0: all), the ones the objective uses."""
+        entries = self.state.found
+        keep = self.exploit["keep"]
+        if kept_only and keep:
+            entries = entries[-keep:]
+        found = []
+        for entry in entries:
+            number = entry["search"]
+            if number not in self._found_encoded:
+                exploiter = exploiter_of(np.array(entry["vector"], dtype=np.float64),
+                                         name=_found_name(number))
+                self._found_encoded[number] = encode_strategy(exploiter)
+            found.append((_found_name(number), self._found_encoded[number]))
+        return found
+
+    def _against_found(self, deals, path, profiles: list[Profile],
+                       found: list[tuple[str, tuple]]) -> np.ndarray:
+        """Each profile's raw chips per deal against each exploiter of `found`, in one run of the
+        backend: [profiles, exploiters, deals]."""
+        pairs = [(*encode_strategy(profile), *encoded) for profile in profiles
+                 for _, encoded in found]
+        chips = [result.raw for result in
+                 self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)]
+        self.state.hands += 2 * len(deals) * len(pairs)
+        return np.stack(chips).reshape(len(profiles), len(found), len(deals))
+
+    def _exploit_difference(self, deals, path, first: Profile,
+                            second: Profile) -> tuple[np.ndarray | None, dict | None]:
+        """The found-exploiter term of a difference first - second on `deals` (`objective_pairs`):
+        per deal, first's chips against first's worst found exploiter - second's against
+        second's worst (`worst_found`, on these deals), and the two worsts' names {"first",
+        "second"}. (None, None) while no exploiter is found or with `exploit.weight` 0 (nothing
+        is played)."""
+        found = self._found()
+        if not found or self.exploit["weight"] <= 0:
+            return None, None
+        chips = self._against_found(deals, path, [first, second], found)
+        first_worst, second_worst = worst_found(chips[0]), worst_found(chips[1])
+        names = {"first": found[first_worst][0], "second": found[second_worst][0]}
+        return chips[0, first_worst] - chips[1, second_worst], names
+
+    def _search_due(self) -> bool:
+        """Whether an exploiter search comes before the next step: before step 1 and before step
+        k + 1 for k a positive multiple of `exploit.every` (the searches done count them)."""
+        every = self.exploit["every"]
+        return every > 0 and len(self.state.found) < 1 + self.state.step // every
+
+    def _search(self) -> None:
+        """Search n: an exploiter against the best profile (module docstring, 6), written to
+        RUN_DIR/exploiters/found-NN.yaml, logged, kept in the state, checkpointed."""
+        state, exploit = self.state, self.exploit
+        number = len(state.found)
+        seed = exploit["seed"] + number
+        generations, deals = exploit["generations"], exploit["deals"]
+        before = state.step + 1
+        name = _found_name(number)
+        self._say(f"searching an exploiter against the best (search {number}, {generations:,} "
+                  f"generations, deal seed {seed})")
+
+        def announce(count: int) -> None:
+            self._say(f"computing the win rates of {count:,} deals for the search (deal seed "
+                      f"{seed}): {_about(estimate_seconds(count, DEAL_CORE_SECONDS))}")
+
+        started = time.perf_counter()
+        settings = SearchSettings(training_deals=deals, validation_deals=deals // 2,
+                                  held_out_deals=deals)
+        result = search_exploiter(self.profile(state.best), self.game, seed=seed,
+                                  seconds=math.inf, settings=settings, announce=announce,
+                                  name=name, generations=generations)
+        if result.interrupted:  # Ctrl-C: the run stops (resumed, it searches again, in full)
+            raise KeyboardInterrupt
+        score = result.held_out
+        held_out = _score_dict(score)
+        relative = f"exploiters/{name}.yaml"
+        record = {"run": str(self.run_dir), "search": number, "before_step": before,
+                  "seed": seed, "generations": result.generations, "deals": deals,
+                  "held_out": held_out}
+        exploiter = replace(
+            result.exploiter,
+            description=f"The exploiter that won most against the best profile of a "
+                        f"gambler-train run before step {before}: {score.mbb_per_hand:+,.1f} ± "
+                        f"{score.ci95_mbb:,.1f} mbb/hand on {score.hands:,} held-out hands, "
+                        f"all-in adjusted.",
+            provenance=f"Found by gambler-train in {self.run_dir} (run seed {state.seed}): "
+                       f"search {number} against the best before step {before}, deal seed "
+                       f"{seed}, {result.generations} generations (training/exploit.py).",
+            extra={"search": record})
+        (self.run_dir / "exploiters").mkdir(exist_ok=True)
+        save_exploiter(exploiter, self.run_dir / relative)
+        seconds = time.perf_counter() - started
+        state.search_seconds += seconds
+        state.found.append({"search": number, "before_step": before, "seed": seed,
+                            "file": relative, "held_out": held_out,
+                            "vector": exploiter_vector(result.exploiter).tolist()})
+        self._log({"search": number, "before_step": before, "seed": seed,
+                   "generations": result.generations, "held_out": held_out, "file": relative,
+                   "seconds": seconds})
+        self._say(f"search {number}: {name} wins {score.mbb_per_hand:+,.1f} ± "
+                  f"{score.ci95_mbb:,.1f} mbb/hand against the best on {score.hands:,} held-out "
+                  f"hands (all-in adjusted), in {format_duration(seconds)}; written to "
+                  f"{self.run_dir / relative}")
+        self.checkpoint()
 
     def _entries(self, names: dict[str, float], best: Profile) -> list[tuple[str, object, float]]:
         """(name, strategy, weight) of each opponent a pool stands for, weights summing to 1:
@@ -549,10 +745,13 @@ class Trainer:
             if self.state.target_steps is not None:
                 target = f"of {self.state.target_steps:,}"
             else:
-                left = self.state.target_seconds - self.state.elapsed
+                left = self.state.target_seconds - self.state.elapsed - self.state.search_seconds
                 target = f"({format_duration(left)} of steps to go)"
             self._say(f"set-up done; annealing from step {self.state.step + 1:,} {target}")
         while not self.state.finished():
+            if self._search_due():
+                self._search()
+                continue  # (an --hours run may have run out of time in it)
             started = time.perf_counter()
             deal_seconds_before = self._deal_seconds
             state = self.state
@@ -567,7 +766,10 @@ class Trainer:
             first, second = self.profile(candidate), self.profile(current)
             weighted = self._objective_difference(train_deals, train_path, first, second,
                                                   self.pool, best)
-            delta, worst = self._with_lbr(score_pairs(weighted, self.game.big_blind), first,
+            exploit, found_worst = self._exploit_difference(train_deals, train_path, first,
+                                                            second)
+            pairs = objective_pairs(weighted, exploit, self.exploit["weight"])
+            delta, worst = self._with_lbr(score_pairs(pairs, self.game.big_blind), first,
                                           second, self.lbr["deal_seed"])
             if delta.mbb_per_hand >= 0:
                 accept = True
@@ -578,6 +780,9 @@ class Trainer:
                       "temperature": heat, "delta": _score_dict(delta), "accepted": accept}
             if worst is not None:  # each profile's worst LBR setting (`lbr.actions` a list)
                 record["lbr_worst"] = {"proposal": worst["first"], "current": worst["second"]}
+            if found_worst is not None:  # each profile's worst found exploiter
+                record["exploit_worst"] = {"proposal": found_worst["first"],
+                                           "current": found_worst["second"]}
             if accept:
                 state.current = [float(value) for value in candidate]
                 state.accepted += 1
@@ -605,8 +810,10 @@ class Trainer:
         return self.finish()
 
     def _rescore(self, candidate: np.ndarray, best: Profile) -> dict:
-        """Candidate against the best so far on the next fresh deal set, against the held-out
-        opponents (or the pool): does it gain there?"""
+        """Candidate against the best so far on the next fresh deal set, against the pool and the
+        held-out opponents, with the found-exploiter term on the same deals and LBR at the
+        objective's and the held-out settings (`_gate_lbr`) on fresh LBR deals: does it gain
+        there?"""
         config = self.config
         state = self.state
         fresh = 1 + state.fresh_index % config.fresh_sets
@@ -616,7 +823,9 @@ class Trainer:
         profile = self.profile(candidate)
         weighted = self._objective_difference(deals, path, profile, best,
                                               {**self.pool, **self.held_out}, best)
-        gain, worst = self._with_lbr(score_pairs(weighted, self.game.big_blind), profile, best,
+        exploit, found_worst = self._exploit_difference(deals, path, profile, best)
+        pairs = objective_pairs(weighted, exploit, self.exploit["weight"])
+        gain, worst = self._gate_lbr(score_pairs(pairs, self.game.big_blind), profile, best,
                                      self.lbr["deal_seed"] + fresh)
         improved = gain.mbb_per_hand > 0
         if improved:
@@ -628,14 +837,22 @@ class Trainer:
         record = {"fresh_seed": seed, "fresh_gain": _score_dict(gain), "new_best": improved}
         if worst is not None:
             record["fresh_lbr_worst"] = {"candidate": worst["first"], "best": worst["second"]}
+        if found_worst is not None:
+            record["fresh_exploit_worst"] = {"candidate": found_worst["first"],
+                                             "best": found_worst["second"]}
         return record
 
     def validate(self, profile: Profile) -> dict:
         """`profile` against each fixed opponent of the pool and the held-out ones on the
-        validation deals: {"weighted": the objective, "opponents": {name: score}}, and with an
+        validation deals: {"weighted": the objective, "opponents": {name: score}}; with an
         LBR weight "lbr": LBR's score at the profile's worst setting (the one where it wins
         most) with that setting's "actions" and its "seed" (and, when the config lists its
-        settings, every setting's score by setting in "settings")."""
+        settings, every setting's score by setting in "settings"), and with held-out LBR
+        settings (`lbr.held_out`, not in the objective) each one's LBR score by setting in
+        "lbr_held_out"; once exploiters are found, the profile's score against each of them by
+        name in "exploiters" and (with an `exploit` weight) the worst of those the objective
+        uses, on these deals, in "exploit_worst": the objective's term is the profile's chips
+        against it (`objective_pairs`)."""
         config = self.config
         deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals,
                                   "validation deals")
@@ -650,12 +867,26 @@ class Trainer:
                             for index in in_pool])
         weights = weights / np.array([self.pool[names[index]] for index in in_pool]).sum()
         big_blind = self.game.big_blind
-        weighted = score_pairs(weights @ chips[in_pool], big_blind)
+        exploit, worst_name = None, None
+        found = self._found(kept_only=False)
+        if found:  # every found exploiter is reported; the objective's term takes the kept
+            against = self._against_found(deals, path, [profile], found)[0]
+            used = len(self._found())
+            if self.exploit["weight"] > 0:
+                worst = len(found) - used + worst_found(against[-used:])
+                exploit, worst_name = against[worst], found[worst][0]
+        weighted = score_pairs(objective_pairs(weights @ chips[in_pool], exploit,
+                                               self.exploit["weight"]), big_blind)
         scores = {"weighted": _score_dict(weighted),
                   "opponents": {name: _score_dict(score_pairs(row, big_blind))
                                 for name, row in zip(names, chips)},
                   "deals": f"{len(deals)} duplicate deals of seed "
                            f"{config.deal_seed + VALIDATION_OFFSET}"}
+        if found:
+            scores["exploiters"] = {name: _score_dict(score_pairs(row, big_blind))
+                                    for (name, _), row in zip(found, against)}
+            if worst_name is not None:
+                scores["exploit_worst"] = worst_name
         weight = self.lbr["weight"]
         if weight > 0:  # the objective: the pool's weighted score - weight x LBR's winnings
             seed = self.lbr["deal_seed"] + VALIDATION_OFFSET
@@ -663,6 +894,11 @@ class Trainer:
             scores["lbr"] = self._lbr_record(results, worst, seed)
             scores["weighted"] = _score_dict(objective(weighted, results[worst][1].score,
                                                        weight))
+            if self._lbr_held_out:
+                _, held_out = self._worst_lbr(profile, seed, self.lbr["hands"],
+                                              self._lbr_gate[len(self._lbr_settings):])
+                scores["lbr_held_out"] = {setting: _score_dict(result.score)
+                                          for setting, result in held_out}
         return scores
 
     def finish(self) -> Profile:
@@ -686,6 +922,11 @@ class Trainer:
                     "step_seconds": round(state.elapsed, 1), "scores": state.best_score}
         if state.lbr_hands:
             training["lbr_hands_played"] = state.lbr_hands
+        if state.found:  # the exploiter searches (`exploit`): what each won against the best
+            training["exploiters"] = [{"search": entry["search"], "file": entry["file"],
+                                       "before_step": entry["before_step"],
+                                       "held_out": entry["held_out"]} for entry in state.found]
+            training["search_seconds"] = round(state.search_seconds, 1)
         report_hands = self.lbr["report_hands"] if report else 0
         if report_hands:  # LBR against the result, on deals no step has seen
             seed = self.lbr["deal_seed"] + REPORT_OFFSET
@@ -778,6 +1019,11 @@ def _about(seconds: float) -> str:
 
     cores = numba.get_num_threads()
     return f"about {format_duration(seconds)} on {cores} core{'s' if cores != 1 else ''}"
+
+
+def _found_name(number: int) -> str:
+    """Search n's exploiter: `found-00`, `found-01`, ..."""
+    return f"found-{number:02d}"
 
 
 def _score_dict(score: Score) -> dict:

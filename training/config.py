@@ -29,14 +29,21 @@ def _default_held_out() -> dict[str, float]:
 
 
 def _default_lbr() -> dict:
+    """The `lbr` section's defaults; `held_out` (default none) is kept only when it lists a
+    setting, so a config without one is the dictionary it always was."""
     return {"weight": 0.5, "actions": "C,C,FCPA,FCPA", "hands": 4000, "deal_seed": 3000,
             "report_hands": 20000}
+
+
+def _default_exploit() -> dict:
+    return {"every": 0, "generations": 40, "deals": 8000, "seed": 5000, "weight": 1.0,
+            "keep": 0}
 
 
 def _default_proposal() -> dict[str, float]:
     return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0,
             "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03, "probability": 0.1,
-            "size": 0.3}
+            "size": 0.3, "slope": 0.3}
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class TrainConfig:
     temperature_end: float = 1.0         # mbb/hand; geometric cooling in between
     proposal: dict[str, float] = field(default_factory=_default_proposal)
     lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
+    exploit: dict = field(default_factory=_default_exploit)  # exploiter searches (every 0: off)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -65,12 +73,15 @@ class TrainConfig:
 _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
              "steps_per_parameter": 1, "hall_of_fame": 0, "restart_after": 0}
 _PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin",
-                   "probability", "size")
-_LBR_KEYS = ("weight", "actions", "hands", "deal_seed", "report_hands")
+                   "probability", "size", "slope")
+_LBR_KEYS = ("weight", "actions", "hands", "deal_seed", "report_hands", "held_out")
+#: `exploit`'s integer keys and their least values (`weight` is a number >= 0).
+_EXPLOIT_INTEGERS = {"every": 0, "generations": 1, "deals": 2, "seed": 0, "keep": 0}
+_EXPLOIT_KEYS = ("every", "generations", "deals", "seed", "weight", "keep")
 #: Every top-level key, in default.yaml's order (`temperature` stands for temperature_start/end).
 _TOP_KEYS = ("start", "deals", "deal_seed", "fresh_deals", "fresh_sets", "opponents", "normalize",
              "hall_of_fame", "held_out", "restart_after", "sweeps", "steps_per_parameter",
-             "temperature", "proposal", "lbr")
+             "temperature", "proposal", "lbr", "exploit")
 
 
 def _known_keys(section: dict, known, name: str, source: str, noun: str = "key") -> None:
@@ -81,9 +92,10 @@ def _known_keys(section: dict, known, name: str, source: str, noun: str = "key")
     for key in section:
         if key in known:
             continue
+        hint = isinstance(key, str) and section[key] is None and key \
+            and set(key.upper()) <= set("FCMQHTPODXA")  # LBR's letters
         message = f"{source}: {name}: unknown {noun} {key!r} (known: {', '.join(known)})"
-        if isinstance(key, str) and section[key] is None and key \
-                and set(key.upper()) <= set("FCHPA"):
+        if hint:
             message += '; quote actions that contain commas: actions: "C,C,FCPA,FCPA"'
         raise ConfigError(message)
 
@@ -117,6 +129,8 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
             values["proposal"] = merged
         elif key == "lbr":
             values["lbr"] = _parse_lbr(value, source)
+        elif key == "exploit":
+            values["exploit"] = _parse_exploit(value, source)
         elif key in ("opponents", "held_out"):
             values[key] = _weights(value, key, source, allow_empty=key == "held_out")
         elif key == "normalize":
@@ -137,7 +151,36 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
     config = TrainConfig(**values)
     if config.temperature_end > config.temperature_start:
         raise ConfigError(f"{source}: temperature.end must not exceed temperature.start")
+    if config.lbr.get("held_out") and config.lbr["weight"] <= 0:
+        raise ConfigError(f"{source}: lbr.held_out: needs lbr.weight > 0 (the held-out settings "
+                          "join LBR's term in the re-scoring of a new best, weighed by it)")
+    if config.exploit["every"] > 0:
+        _check_exploit_seed(config, source)
     return config
+
+
+def _check_exploit_seed(config: TrainConfig, source: str) -> None:
+    """Search n reads deal seed `exploit.seed` + n, and no other part of the run may read
+    those deals: the seed must lie above every other deal seed of the run (the training, fresh
+    and validation deals, and LBR's, if LBR is played)."""
+    from gambler.training.anneal import REPORT_OFFSET, VALIDATION_OFFSET
+
+    others = {"deal_seed + fresh_sets (the last fresh deals)":
+              config.deal_seed + config.fresh_sets,
+              f"deal_seed + {VALIDATION_OFFSET} (the validation deals)":
+              config.deal_seed + VALIDATION_OFFSET}
+    if config.lbr["weight"] > 0 or config.lbr["report_hands"] > 0:
+        lbr_seed = config.lbr["deal_seed"]
+        others.update({"lbr.deal_seed + fresh_sets (LBR's last fresh deals)":
+                       lbr_seed + config.fresh_sets,
+                       f"lbr.deal_seed + {REPORT_OFFSET} (LBR's report deals)":
+                       lbr_seed + REPORT_OFFSET})
+    what, highest = max(others.items(), key=lambda item: item[1])
+    seed = config.exploit["seed"]
+    if seed <= highest:
+        raise ConfigError(f"{source}: exploit.seed: {seed} must be above every other deal seed "
+                          f"of the run (search n reads seed {seed} + n), but {what} is "
+                          f"{highest}")
 
 
 def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[str, float]:
@@ -170,10 +213,13 @@ def _parse_lbr(value, source: str) -> dict:
     """The `lbr` section: every key optional (`_default_lbr`)."""
     if not isinstance(value, dict):
         raise ConfigError(f"{source}: lbr: expected a mapping (weight, actions, hands, deal_seed, "
-                          "report_hands)")
+                          "report_hands, held_out)")
     merged = _default_lbr()
-    _known_keys(value, _LBR_KEYS, "lbr", source)  # first: a stray key explains a bad value
+    # first: a stray key explains a bad value
+    _known_keys(value, _LBR_KEYS, "lbr", source)
     for key, item in value.items():
+        if key == "held_out":
+            continue  # after actions, which it must not repeat
         if key == "weight":
             if isinstance(item, bool) or not isinstance(item, (int, float)) \
                     or not math.isfinite(item) or item < 0:
@@ -186,7 +232,66 @@ def _parse_lbr(value, source: str) -> dict:
             if isinstance(item, bool) or not isinstance(item, int) or item < least:
                 raise ConfigError(f"{source}: lbr.{key}: {item!r} must be an integer >= {least}")
             merged[key] = item
+    held_out = _lbr_held_out(value.get("held_out", []), merged["actions"], source)
+    if held_out:  # none given (or an empty list): the section as it always was
+        merged["held_out"] = held_out
     return merged
+
+
+def _parse_exploit(value, source: str) -> dict:
+    """The `exploit` section: every key optional (`_default_exploit`; `every: 0`, off)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: exploit: expected a mapping ({', '.join(_EXPLOIT_KEYS)})")
+    merged = _default_exploit()
+    _known_keys(value, _EXPLOIT_KEYS, "exploit", source)
+    for key, item in value.items():
+        if key == "weight":
+            if isinstance(item, bool) or not isinstance(item, (int, float)) \
+                    or not math.isfinite(item) or item < 0:
+                raise ConfigError(f"{source}: exploit.weight: {item!r} must be a number >= 0")
+            merged[key] = float(item)
+        else:
+            least = _EXPLOIT_INTEGERS[key]
+            if isinstance(item, bool) or not isinstance(item, int) or item < least:
+                raise ConfigError(f"{source}: exploit.{key}: {item!r} must be an integer >= "
+                                  f"{least}")
+            merged[key] = item
+    return merged
+
+
+def _lbr_held_out(item, actions, source: str) -> list[str]:
+    """`lbr.held_out`: a list (possibly empty) of LBR settings that only the re-scoring of a new
+    best plays (with the objective's), never the objective: each a string of action sets like
+    `lbr.actions`', distinct from each other and from every setting of `lbr.actions` (one
+    string is one setting)."""
+    from gambler.training.lbr import ActionSetError, parse_action_sets
+
+    if isinstance(item, str):
+        item = [item]
+    if not isinstance(item, list):
+        raise ConfigError(f"{source}: lbr.held_out: expected a list of settings like "
+                          "C,C,FCPA,FCPA")
+    used = {}  # parsed sets -> where they were written first
+    for index, entry in enumerate([actions] if isinstance(actions, str) else actions):
+        used.setdefault(tuple(parse_action_sets(entry).tolist()),
+                        "lbr.actions" if isinstance(actions, str) else f"lbr.actions[{index}]")
+    for index, entry in enumerate(item):
+        name = f"lbr.held_out[{index}]"
+        if not isinstance(entry, str):
+            raise ConfigError(f"{source}: {name}: {entry!r} is not a string of action sets "
+                              "like C,C,FCPA,FCPA")
+        try:
+            sets = tuple(parse_action_sets(entry).tolist())
+        except ActionSetError as error:
+            hint = ""
+            if "," not in entry:
+                hint = "; quote each setting in a list: ['FCPA,FCPA,FCPA,FCPA', ...]"
+            raise ConfigError(f"{source}: {name}: {error}{hint}") from None
+        if sets in used:
+            raise ConfigError(f"{source}: {name}: {entry!r} repeats {used[sets]} (a held-out "
+                              "setting is one the objective never plays)")
+        used[sets] = name
+    return list(item)
 
 
 def _lbr_actions(item, source: str) -> str | list[str]:

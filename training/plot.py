@@ -19,7 +19,7 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     log = run_dir / "log.jsonl"
     if not log.is_file():
         raise GamblerError(f"{run_dir} has no log.jsonl")
-    records = _read_log(log)
+    records = [record for record in _read_log(log) if "step" in record]  # (not the searches')
     if not records:
         raise GamblerError(f"{log} is empty: nothing to plot yet")
     steps = [record["step"] for record in records]  # 1, 2, ... as on the progress lines

@@ -7,10 +7,11 @@
 
 What it prints, on stderr: a line per set-up phase (the run, each deal set read or computed, with
 an estimate before a long computation, LBR's holding tables, the start profile's scoring), then a
-line per step, then the summary. The lines are plain text, so a log of an unattended run
-(`nohup gambler-train ... > night.out 2>&1 &`) reads like the terminal; only on a terminal do
-deal-set computations also show a progress bar. `--json` leaves only the resume line and errors
-on stderr and gives one JSON object on stdout.
+line per step (and, with the config's `exploit` section, a line before and after each exploiter
+search, saying what the exploiter found wins against the best), then the summary. The lines are
+plain text, so a log of an unattended run (`nohup gambler-train ... > night.out 2>&1 &`) reads
+like the terminal; only on a terminal do deal-set computations also show a progress bar. `--json`
+leaves only the resume line and errors on stderr and gives one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def _say(text: str) -> None:
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="Annealing steps (default: the config's schedule).")
 @click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Train for this long instead of a number of steps (time in the steps; the "
-                   "set-up and the final LBR report come on top).")
+              help="Train for this long instead of a number of steps (time in the steps and "
+                   "the exploiter searches; the set-up and the final LBR report come on top).")
 @click.option("--run-dir", "run_dir", type=click.Path(file_okay=False), default=None,
               help="Where the log, checkpoint and best profile go (default runs/<date-time>).")
 @click.option("--resume", "resume", type=click.Path(file_okay=False, exists=True), default=None,
@@ -174,6 +175,8 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
                "scores": profile.training["scores"]}
     if "lbr" in profile.training:
         summary["lbr"] = profile.training["lbr"]
+    if "exploiters" in profile.training:
+        summary["exploiters"] = profile.training["exploiters"]
     if as_json:
         click.echo(json.dumps(summary))
     else:
@@ -192,6 +195,13 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
             _say(f"LBR ({setting}) wins {lbr['mbb_per_hand']:+,.1f} ± "
                  f"{lbr['ci95_mbb']:,.1f} mbb/hand against it over {lbr['hands']:,} hands "
                  f"(seed {lbr['seed']})")
+        if "exploiters" in summary:
+            found = summary["exploiters"]
+            last, score = found[-1], found[-1]["held_out"]
+            _say(f"{len(found):,} exploiter search{'es' if len(found) != 1 else ''}; the last, "
+                 f"before step {last['before_step']:,}, found one that wins "
+                 f"{score['mbb_per_hand']:+,.1f} ± {score['ci95_mbb']:,.1f} mbb/hand against "
+                 f"the best then ({directory / last['file']})")
 
 
 #: A first run's compilation of the kernels a training step uses (win rates, holding tables, the
@@ -225,7 +235,8 @@ def _resume_line(directory: Path) -> str | None:
     try:
         state = json.loads((directory / CHECKPOINT_FILE).read_text())
         step, target = int(state["step"]), state["target_steps"]
-        seconds_left = max(0.0, float(state["target_seconds"] or 0.0) - float(state["elapsed"]))
+        spent = float(state["elapsed"]) + float(state.get("search_seconds", 0.0))
+        seconds_left = max(0.0, float(state["target_seconds"] or 0.0) - spent)
     except (OSError, ValueError, TypeError, KeyError):
         return None
     if target is not None:
