@@ -221,7 +221,7 @@ def test_version_3_defence_lines_round_trip_and_are_tunable(tmp_path):
     assert load_profile(tmp_path / "again.yaml") == moved
     # Version 2 files never write the key, and a version 2 profile has no line.
     assert "defend" not in load_profile(V2).to_yaml()
-    assert all(r.defend is None for r in load_profile("default").rounds)
+    assert all(r.defend is None for r in load_profile("default-v2").rounds)
 
 
 @pytest.mark.parametrize("new, message", [
