@@ -266,6 +266,18 @@ def test_ctrl_c_keeps_the_best_profile_so_far(tmp_path):
         tuple(checkpoint["best"][i * 11:i * 11 + 3]) for i in range(4)]
 
 
+def test_kill_keeps_the_best_profile_so_far_as_ctrl_c_does(tmp_path):
+    """SIGTERM (`kill PID`, the way to stop a nohup'd overnight run) writes best.yaml too."""
+    process, _ = training_in_background(tmp_path, "term", 400, stderr=subprocess.PIPE)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("gambler-train: error: interrupted after step ")
+    best = load_profile(tmp_path / "term" / "best.yaml")
+    checkpoint = json.loads((tmp_path / "term" / "checkpoint.json").read_text())
+    assert best.training["steps"] == checkpoint["step"] < 400
+
+
 def test_workers_and_a_dask_cluster_give_the_same_run(tmp_path):
     from dask.distributed import Client, LocalCluster
 

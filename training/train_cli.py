@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import time
 from datetime import datetime
 from pathlib import Path
@@ -150,6 +151,7 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
             if not kernels_compiled():
                 _say(f"compiling the engine's numba kernels first (once after an install or "
                      f"an upgrade): about {COMPILE_MINUTES} min")
+        _interrupt_on_signals()
         try:
             profile = trainer.run()
         except KeyboardInterrupt:
@@ -267,6 +269,18 @@ def plot(run_dir, out) -> None:
     from gambler.training.plot import plot_run
     target = plot_run(Path(run_dir), Path(out) if out else None)
     click.echo(str(target))
+
+
+def _interrupt_on_signals() -> None:
+    """Make `kill PID` (SIGTERM), and Ctrl-C where a shell started the run in the background with
+    SIGINT ignored (`nohup gambler-train ... &`), stop a run as Ctrl-C does: the best so far is
+    written and the run can be resumed."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def main(argv=None) -> None:
