@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gambler.bot.params import RoundParams
+from gambler.bot.params import RoundParams, defence_line
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, BettingState, raise_to
 
 GIVE_UP, WAIT_AND_SEE, RAISE_TO, BET_TO_END = range(4)
@@ -98,18 +98,15 @@ def too_dear(plan: RoundPlan, betting: BettingState) -> bool:
     return (1.0 + plan.v) / 2.0 < to_call / (pot + to_call) + plan.price_margin
 
 
-def defence_line(plan: RoundPlan, betting: BettingState) -> float | None:
-    """d0 + d1 price for the bet the player to act faces (None without a defence line)."""
-    if plan.defend is None:
-        return None
+def plan_defence_line(plan: RoundPlan, betting: BettingState) -> float | None:
+    """`bot.params.defence_line` for the bet the player to act faces (None without a line)."""
     to_call = betting.max_spent - betting.spent[betting.current_player]
-    price = to_call / (sum(betting.spent) + to_call)
-    return plan.defend[0] + plan.defend[1] * price
+    return defence_line(plan.defend, to_call, sum(betting.spent))
 
 
 def fold_or_defend(plan: RoundPlan, betting: BettingState) -> Action:
     """Fold, unless v reaches the defence line: then call."""
-    line = defence_line(plan, betting)
+    line = plan_defence_line(plan, betting)
     return CALL_ACTION if line is not None and plan.v >= line else FOLD_ACTION
 
 
@@ -175,7 +172,7 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> d
     fields["raise_range"] = ((legal.min_raise_to, legal.max_raise_to) if legal.can_raise
                              else None)
     if to_call > 0 and plan.defend is not None:
-        fields["defend_at"] = defence_line(plan, betting)
+        fields["defend_at"] = plan_defence_line(plan, betting)
     fields["action"] = str(action)
     return fields
 

@@ -109,12 +109,10 @@ class RoundParams:
         return self.slow_play if mode >= 2 else self.bluff if mode == 0 else 0.0
 
     def defends(self, v: float, to_call: int, pot: int) -> bool:
-        """Whether a bet the mode would fold is called on the defence line: v >= d0 + d1 price,
-        price = to_call / (pot + to_call), pot being both totals now (never without a line)."""
-        if self.defend is None:
-            return False
-        d0, d1 = self.defend
-        return v >= d0 + d1 * (to_call / (pot + to_call))
+        """Whether a bet the mode would fold is called on the defence line (`defence_line`;
+        never without a line)."""
+        line = defence_line(self.defend, to_call, pot)
+        return line is not None and v >= line
 
     def bluff_target(self, start: int, pot: int) -> int:
         return int(start + self.bluff_size * pot)
@@ -136,6 +134,15 @@ class RoundParams:
 
     def as_vector(self) -> tuple[float, ...]:
         return (*self.thresholds, *self.call, *self.raise_)
+
+
+def defence_line(defend: tuple[float, float] | None, to_call: int, pot: int) -> float | None:
+    """The least v that calls a bet the mode would fold: d0 + d1 price, price = to_call /
+    (pot + to_call), pot being both totals now (None without a line)."""
+    if defend is None:
+        return None
+    d0, d1 = defend
+    return d0 + d1 * (to_call / (pot + to_call))
 
 
 def _mode(thresholds, v: float) -> int:

@@ -318,13 +318,13 @@ class Trainer:
         self._lbr_deals: dict[int, LbrDeals] = {}
         #: `lbr.held_out`: settings only the re-scoring of a new best plays (a checkpoint from
         #: before the key has none), and the re-scoring's settings: the objective's, then these
-        self._lbr_held_out = list(config.lbr.get("held_out") or [])
-        held_out_sets = [parse_action_sets(actions) for actions in self._lbr_held_out]
-        self._lbr_gate = list(zip(self._lbr_settings + self._lbr_held_out,
-                                  self._lbr_action_sets + held_out_sets))
+        self._lbr_held_out = [(actions, parse_action_sets(actions))
+                              for actions in config.lbr.get("held_out") or []]
+        self._lbr_gate = list(zip(self._lbr_settings, self._lbr_action_sets)) + \
+            self._lbr_held_out
         #: the `exploit` section (a checkpoint from before it: off), and the found exploiters'
         #: engine encodings by search number (made from the checkpoint's vectors when needed)
-        self.exploit = {**TrainConfig().exploit, **config.exploit}
+        self.exploit = config.exploit
         self._found_encoded: dict[int, tuple] = {}
         #: one line of text -> None: told each set-up phase as it starts (None: silent)
         self.notify = None
@@ -896,7 +896,7 @@ class Trainer:
                                                        weight))
             if self._lbr_held_out:
                 _, held_out = self._worst_lbr(profile, seed, self.lbr["hands"],
-                                              self._lbr_gate[len(self._lbr_settings):])
+                                              self._lbr_held_out)
                 scores["lbr_held_out"] = {setting: _score_dict(result.score)
                                           for setting, result in held_out}
         return scores

@@ -221,17 +221,11 @@ def _parse_lbr(value, source: str) -> dict:
         if key == "held_out":
             continue  # after actions, which it must not repeat
         if key == "weight":
-            if isinstance(item, bool) or not isinstance(item, (int, float)) \
-                    or not math.isfinite(item) or item < 0:
-                raise ConfigError(f"{source}: lbr.weight: {item!r} must be a number >= 0")
-            merged[key] = float(item)
+            merged[key] = _weight_field(item, "lbr.weight", source)
         elif key == "actions":
             merged[key] = _lbr_actions(item, source)
         elif key in ("hands", "deal_seed", "report_hands"):
-            least = 2 if key == "hands" else 0
-            if isinstance(item, bool) or not isinstance(item, int) or item < least:
-                raise ConfigError(f"{source}: lbr.{key}: {item!r} must be an integer >= {least}")
-            merged[key] = item
+            merged[key] = _integer_field(item, 2 if key == "hands" else 0, f"lbr.{key}", source)
     held_out = _lbr_held_out(value.get("held_out", []), merged["actions"], source)
     if held_out:  # none given (or an empty list): the section as it always was
         merged["held_out"] = held_out
@@ -246,17 +240,25 @@ def _parse_exploit(value, source: str) -> dict:
     _known_keys(value, _EXPLOIT_KEYS, "exploit", source)
     for key, item in value.items():
         if key == "weight":
-            if isinstance(item, bool) or not isinstance(item, (int, float)) \
-                    or not math.isfinite(item) or item < 0:
-                raise ConfigError(f"{source}: exploit.weight: {item!r} must be a number >= 0")
-            merged[key] = float(item)
+            merged[key] = _weight_field(item, "exploit.weight", source)
         else:
-            least = _EXPLOIT_INTEGERS[key]
-            if isinstance(item, bool) or not isinstance(item, int) or item < least:
-                raise ConfigError(f"{source}: exploit.{key}: {item!r} must be an integer >= "
-                                  f"{least}")
-            merged[key] = item
+            merged[key] = _integer_field(item, _EXPLOIT_INTEGERS[key], f"exploit.{key}", source)
     return merged
+
+
+def _weight_field(item, name: str, source: str) -> float:
+    """A section's weight (`lbr.weight`, `exploit.weight`): a finite number >= 0."""
+    if isinstance(item, bool) or not isinstance(item, (int, float)) \
+            or not math.isfinite(item) or item < 0:
+        raise ConfigError(f"{source}: {name}: {item!r} must be a number >= 0")
+    return float(item)
+
+
+def _integer_field(item, least: int, name: str, source: str) -> int:
+    """A section's count or seed (`lbr.hands`, `exploit.every`...): an integer >= `least`."""
+    if isinstance(item, bool) or not isinstance(item, int) or item < least:
+        raise ConfigError(f"{source}: {name}: {item!r} must be an integer >= {least}")
+    return item
 
 
 def _lbr_held_out(item, actions, source: str) -> list[str]:
@@ -264,7 +266,7 @@ def _lbr_held_out(item, actions, source: str) -> list[str]:
     best plays (with the objective's), never the objective: each a string of action sets like
     `lbr.actions`', distinct from each other and from every setting of `lbr.actions` (one
     string is one setting)."""
-    from gambler.training.lbr import ActionSetError, parse_action_sets
+    from gambler.training.lbr import parse_action_sets
 
     if isinstance(item, str):
         item = [item]
@@ -277,21 +279,29 @@ def _lbr_held_out(item, actions, source: str) -> list[str]:
                         "lbr.actions" if isinstance(actions, str) else f"lbr.actions[{index}]")
     for index, entry in enumerate(item):
         name = f"lbr.held_out[{index}]"
-        if not isinstance(entry, str):
-            raise ConfigError(f"{source}: {name}: {entry!r} is not a string of action sets "
-                              "like C,C,FCPA,FCPA")
-        try:
-            sets = tuple(parse_action_sets(entry).tolist())
-        except ActionSetError as error:
-            hint = ""
-            if "," not in entry:
-                hint = "; quote each setting in a list: ['FCPA,FCPA,FCPA,FCPA', ...]"
-            raise ConfigError(f"{source}: {name}: {error}{hint}") from None
+        sets = _listed_setting(entry, name, source)
         if sets in used:
             raise ConfigError(f"{source}: {name}: {entry!r} repeats {used[sets]} (a held-out "
                               "setting is one the objective never plays)")
         used[sets] = name
     return list(item)
+
+
+def _listed_setting(entry, name: str, source: str) -> tuple:
+    """One LBR setting of a list (`lbr.actions`, `lbr.held_out`), parsed, as a tuple to compare
+    with the others; `name` is its field (`lbr.actions[2]`)."""
+    from gambler.training.lbr import ActionSetError, parse_action_sets
+
+    if not isinstance(entry, str):
+        raise ConfigError(f"{source}: {name}: {entry!r} is not a string of action sets "
+                          "like C,C,FCPA,FCPA")
+    try:
+        return tuple(parse_action_sets(entry).tolist())
+    except ActionSetError as error:
+        hint = ""
+        if "," not in entry:  # [FCPA,FCPA,...] unquoted: YAML split it at the commas
+            hint = "; quote each setting in a list: ['FCPA,FCPA,FCPA,FCPA', ...]"
+        raise ConfigError(f"{source}: {name}: {error}{hint}") from None
 
 
 def _lbr_actions(item, source: str) -> str | list[str]:
@@ -312,16 +322,7 @@ def _lbr_actions(item, source: str) -> str | list[str]:
     first_index: dict[tuple, int] = {}  # parsed sets -> the entry that gave them first
     for index, entry in enumerate(item):
         name = f"lbr.actions[{index}]"
-        if not isinstance(entry, str):
-            raise ConfigError(f"{source}: {name}: {entry!r} is not a string of action sets "
-                              "like C,C,FCPA,FCPA")
-        try:
-            sets = tuple(parse_action_sets(entry).tolist())
-        except ActionSetError as error:
-            hint = ""
-            if "," not in entry:  # [FCPA,FCPA,...] unquoted: YAML split it at the commas
-                hint = "; quote each setting in a list: ['FCPA,FCPA,FCPA,FCPA', ...]"
-            raise ConfigError(f"{source}: {name}: {error}{hint}") from None
+        sets = _listed_setting(entry, name, source)
         if sets in first_index:
             earlier = first_index[sets]
             raise ConfigError(f"{source}: {name}: {entry!r} repeats lbr.actions[{earlier}] "
