@@ -8,6 +8,7 @@ input exits non-zero with a one-line message on stderr; a traceback only with `-
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -52,6 +53,18 @@ class SeedType(click.ParamType):
 #: The `--seed` option's type in every command (and gambler-dealer's SEED argument).
 SEED = SeedType()
 SEED_RANGE = SEED  # the older name
+
+
+def interrupt_on_signals() -> None:
+    """Make `kill PID` (SIGTERM), and Ctrl-C where a shell started the command in the background
+    with SIGINT ignored (`nohup gambler-train ... &`), stop a long command as Ctrl-C does: the
+    best so far is written (and a training run can be resumed)."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def debug_option(function):

@@ -4,7 +4,8 @@ The run, step by step:
 
 1. The parameters are the starting profile's tunable numbers (`bot.params.Profile.tunable`: a
    version 1 profile's 44, more or fewer for version 2), visited river to preflop, each round's
-   in file order, `steps_per_parameter` steps each, `sweeps` times over all of them.
+   in file order, `steps_per_parameter` steps each, `sweeps` times over all of them (or over
+   those the config's `tune` patterns name: `tuned_positions`).
 2. The temperature falls geometrically from `temperature_start` to `temperature_end` (mbb/hand)
    over the schedule.
 3. A proposal moves the parameter by a normal step whose spread is the kind's scale (thresholds
@@ -79,6 +80,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -89,7 +91,7 @@ from gambler.bot.exploiters import save_exploiter
 from gambler.bot.params import ROUNDS, Profile, load_profile, parse_profile, save_profile
 from gambler.bot.strategies import resolve_strategy
 from gambler.errors import GamblerError
-from gambler.training.config import TrainConfig
+from gambler.training.config import ConfigError, TrainConfig
 from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_CORE_SECONDS,
                                     cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
@@ -128,6 +130,29 @@ def parameter_order(labels: list[str]) -> list[int]:
     for index, label in enumerate(labels):
         by_round[label.split(".")[0]].append(index)
     return [index for name in reversed(ROUNDS) for index in by_round[name]]
+
+
+def tuned_positions(labels: list[str], patterns: list[str], source: str = "tune") -> list[int]:
+    """The visiting order (`parameter_order`) kept to the labels that one of `patterns` (the
+    config's `tune`) matches: `*` any text, `?` one character, everything else literal (so
+    `flop.call[2]` names one number). A pattern that matches no label is a `ConfigError`.
+
+    >>> labels = ["flop.call[0]", "flop.defend[0]", "river.call[0]", "river.defend[0]"]
+    >>> tuned_positions(labels, ["*.defend*", "flop.call[0]"])
+    [3, 0, 1]
+    """
+    def compiled(pattern: str):
+        parts = (".*" if char == "*" else "." if char == "?" else re.escape(char)
+                 for char in pattern)
+        return re.compile("".join(parts) + r"\Z")
+
+    matchers = [compiled(pattern) for pattern in patterns]
+    for pattern, matcher in zip(patterns, matchers):
+        if not any(matcher.match(label) for label in labels):
+            raise ConfigError(f"{source}: pattern {pattern!r} matches none of the start "
+                              f"profile's parameters ({labels[0]}, ..., {labels[-1]})")
+    return [index for index in parameter_order(labels)
+            if any(matcher.match(labels[index]) for matcher in matchers)]
 
 
 def lbr_settings(actions: str | list[str]) -> list[str]:
@@ -297,6 +322,9 @@ class Trainer:
         tunable = self.template.tunable()
         self.labels = [label for label, _, _ in tunable]
         self.kinds = [kind for _, _, kind in tunable]
+        #: the visiting order, kept to the config's `tune` patterns (a checkpoint from before
+        #: the key: every number)
+        self.order = tuned_positions(self.labels, config.tune, "tune")
         self.pool = {name: weight for name, weight in config.opponents.items() if weight > 0}
         self.held_out = {name: weight for name, weight in config.held_out.items() if weight > 0}
         self.fixed = {name: resolve_strategy(name) for name in {**self.pool, **self.held_out}
@@ -344,7 +372,7 @@ class Trainer:
 
     @property
     def schedule_steps(self) -> int:
-        return self.config.sweeps * len(self.labels) * self.config.steps_per_parameter
+        return self.config.sweeps * len(self.order) * self.config.steps_per_parameter
 
     # --- set-up ---------------------------------------------------------------------------------
 
@@ -730,7 +758,7 @@ class Trainer:
 
     def run(self) -> Profile:
         config = self.config
-        order = parameter_order(self.labels)
+        order = self.order
         total = self.state.target_steps or self.schedule_steps
         if self.notify is not None and not self.state.finished():
             self._say_set_up()

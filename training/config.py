@@ -65,6 +65,7 @@ class TrainConfig:
     proposal: dict[str, float] = field(default_factory=_default_proposal)
     lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
     exploit: dict = field(default_factory=_default_exploit)  # exploiter searches (every 0: off)
+    tune: list[str] = field(default_factory=lambda: ["*"])  # which tunable numbers move (globs)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -81,7 +82,7 @@ _EXPLOIT_KEYS = ("every", "generations", "deals", "seed", "weight", "keep")
 #: Every top-level key, in default.yaml's order (`temperature` stands for temperature_start/end).
 _TOP_KEYS = ("start", "deals", "deal_seed", "fresh_deals", "fresh_sets", "opponents", "normalize",
              "hall_of_fame", "held_out", "restart_after", "sweeps", "steps_per_parameter",
-             "temperature", "proposal", "lbr", "exploit")
+             "temperature", "proposal", "lbr", "exploit", "tune")
 
 
 def _known_keys(section: dict, known, name: str, source: str, noun: str = "key") -> None:
@@ -131,6 +132,8 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
             values["lbr"] = _parse_lbr(value, source)
         elif key == "exploit":
             values["exploit"] = _parse_exploit(value, source)
+        elif key == "tune":
+            values["tune"] = _parse_tune(value, source)
         elif key in ("opponents", "held_out"):
             values[key] = _weights(value, key, source, allow_empty=key == "held_out")
         elif key == "normalize":
@@ -157,6 +160,20 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
     if config.exploit["every"] > 0:
         _check_exploit_seed(config, source)
     return config
+
+
+def _parse_tune(value, source: str) -> list[str]:
+    """`tune`: one pattern or a list of them over the start profile's tunable labels
+    (`river.defend[0]`, `flop.call[2]`, ...: `bot.params.Profile.tunable`; `*` stands for any
+    text, `?` for one character, brackets are literal): only the numbers some pattern matches
+    are moved. That each pattern matches a label is checked against the start profile
+    (`training.anneal.tuned_positions`)."""
+    patterns = [value] if isinstance(value, str) else value
+    if not isinstance(patterns, list) or not patterns \
+            or not all(isinstance(pattern, str) and pattern for pattern in patterns):
+        raise ConfigError(f"{source}: tune: expected a pattern or a list of patterns of "
+                          "parameter labels, such as ['*.defend*', 'river.call*']")
+    return list(patterns)
 
 
 def _check_exploit_seed(config: TrainConfig, source: str) -> None:

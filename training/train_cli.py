@@ -19,14 +19,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import time
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from gambler.cli import SEED, check_output_path, debug_option, fail, progress_bar, run
+from gambler.cli import (SEED, check_output_path, debug_option, fail, interrupt_on_signals,
+                         progress_bar, run)
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 
 PROGRAM = "gambler-train"
@@ -151,7 +151,7 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
             if not kernels_compiled():
                 _say(f"compiling the engine's numba kernels first (once after an install or "
                      f"an upgrade): about {COMPILE_MINUTES} min")
-        _interrupt_on_signals()
+        interrupt_on_signals()
         try:
             profile = trainer.run()
         except KeyboardInterrupt:
@@ -256,7 +256,10 @@ def _start_line(directory: Path, config_name, trainer, hours) -> str:
     state, config = trainer.state, trainer.config
     target = f"{hours:g} h of steps" if state.target_steps is None \
         else f"{state.target_steps:,} step{'s' if state.target_steps != 1 else ''}"
-    return (f"run {directory}: {target} over the {len(trainer.labels):,} parameters of "
+    tuned = len(trainer.order)
+    over = f"the {tuned:,} parameters" if tuned == len(trainer.labels) \
+        else f"{tuned:,} of the {len(trainer.labels):,} parameters (tune)"
+    return (f"run {directory}: {target} over {over} of "
             f"{config.start}; config {config_name or 'built-in defaults'}, seed {state.seed}")
 
 
@@ -269,18 +272,6 @@ def plot(run_dir, out) -> None:
     from gambler.training.plot import plot_run
     target = plot_run(Path(run_dir), Path(out) if out else None)
     click.echo(str(target))
-
-
-def _interrupt_on_signals() -> None:
-    """Make `kill PID` (SIGTERM), and Ctrl-C where a shell started the run in the background with
-    SIGINT ignored (`nohup gambler-train ... &`), stop a run as Ctrl-C does: the best so far is
-    written and the run can be resumed."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def main(argv=None) -> None:
