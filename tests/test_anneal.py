@@ -548,3 +548,40 @@ def test_a_run_with_several_settings_resumes_exactly(tmp_path):
     assert second.config.lbr["actions"] == TWO_SETTINGS  # a list again, from the checkpoint
     assert second.state.best_score == first.state.best_score
     assert set(first.state.best_score["lbr"]["settings"]) == set(TWO_SETTINGS)
+
+
+def test_lbr_results_are_reused_for_an_unchanged_profile_and_change_nothing(tmp_path,
+                                                                            monkeypatch):
+    """LBR's play is a function of the profile and the deals: a rejected step's current profile
+    is not played again at the next step, and the run is the run that plays it every time."""
+    proposal = {**TrainConfig().proposal, "threshold": 0.3}
+    played = []
+    original = anneal.run_lbr
+
+    def counted(profile, *args, **kwargs):
+        played.append(tuple(value for _, value, _ in profile.tunable()))
+        return original(profile, *args, **kwargs)
+
+    monkeypatch.setattr(anneal, "run_lbr", counted)
+    runs = {}
+    for kept_results in (32, 0):
+        monkeypatch.setattr(anneal, "_KEPT_LBR_RESULTS", kept_results)
+        played.clear()
+        run = trainer(tmp_path / str(kept_results), StubBackend(-200.0), steps=4, lbr=LBR,
+                      proposal=proposal)
+        run.run()
+        records = [anneal.json.loads(line) for line in
+                   (tmp_path / str(kept_results) / "run" / "log.jsonl").read_text().splitlines()]
+        for record in records:
+            for key in ("seconds", "hands_per_second", "deal_set_seconds"):
+                record.pop(key, None)
+        runs[kept_results] = (records, run.state.best, run.state.lbr_hands, list(played))
+    (records, best, lbr_hands, calls), (plain_records, plain_best, plain_hands, plain_calls) = \
+        runs[32], runs[0]
+    assert records == plain_records and best == plain_best
+    assert not any(record["accepted"] for record in records)  # the current never changes
+    # the start's validation, then without reuse the proposal and the current at every step;
+    # with it, the current once (step 1: proposal, current; then the proposals alone)
+    assert len(plain_calls) == 1 + 2 * 4 and len(calls) == 1 + 4 + 1
+    assert calls == plain_calls[:3] + plain_calls[3::2]
+    assert plain_hands == 9 * LBR["hands"] and lbr_hands == 6 * LBR["hands"]

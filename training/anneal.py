@@ -96,7 +96,8 @@ from gambler.training.deals import (DEAL_CORE_SECONDS, HOLDINGS_CHUNK, HOLDINGS_
                                     cached_deal_set, cached_holding_rates, estimate_seconds)
 from gambler.training.evaluate import Backend, Score, kept, score_pairs
 from gambler.training.lbr import LbrDeals, LbrResult, parse_action_sets, run_lbr, worst_setting
-from gambler.training.engine import encode_rules, encode_strategy, exploiter_vector
+from gambler.training.engine import (encode_rules, encode_strategy, exploiter_vector,
+                                     profile_vector)
 from gambler.training.exploit import SearchSettings, exploiter_of, search_exploiter
 
 CHECKPOINT = "checkpoint.json"
@@ -117,6 +118,10 @@ class _WouldCompute(Exception):
     def __init__(self, deals: int):
         super().__init__(deals)
         self.deals = deals
+
+
+#: LBR results a run keeps: a step's two profiles at every setting, and a re-scoring's
+_KEPT_LBR_RESULTS = 32
 
 
 def _stop(deals: int) -> None:
@@ -273,7 +278,9 @@ class RunState:
     accepted: int = 0
     improvements: int = 0
     hands: int = 0
-    lbr_hands: int = 0                    # hands LBR played (when the objective includes it)
+    #: hands LBR played (when the objective includes it; a result reused for an unchanged
+    #: profile counts once)
+    lbr_hands: int = 0
     elapsed: float = 0.0                  # seconds inside the steps (for --hours)
     wall: float = 0.0                     # the run's wall time: every session from its start
                                           # (set-up included) to its last checkpoint, summed
@@ -344,6 +351,9 @@ class Trainer:
         #: score and name the worst; one string keeps them as they were
         self._lbr_listed = not isinstance(config.lbr["actions"], str)
         self._lbr_deals: dict[int, LbrDeals] = {}
+        #: LBR's results by (seed, hands, setting, the profile's engine numbers), the last
+        #: `_KEPT_LBR_RESULTS` computed
+        self._lbr_results: dict[tuple, LbrResult] = {}
         #: `lbr.held_out`: settings only the re-scoring of a new best plays (a checkpoint from
         #: before the key has none), and the re-scoring's settings: the objective's, then these
         self._lbr_held_out = [(actions, parse_action_sets(actions))
@@ -536,9 +546,20 @@ class Trainer:
         results = []
         if settings is None:
             settings = list(zip(self._lbr_settings, self._lbr_action_sets))
+        played = profile_vector(profile).tobytes()
         for actions, sets in settings:
-            results.append((actions, run_lbr(profile, self.game, actions=sets, deals=deals)))
-            self.state.lbr_hands += 2 * deals.count
+            # LBR's play is a function of the profile and the deals: a step that keeps the
+            # current profile reuses its results (most steps are rejected), at the same result
+            key = (seed, hands, actions, played)
+            result = self._lbr_results.get(key)
+            if result is None:
+                result = run_lbr(profile, self.game, actions=sets, deals=deals)
+                self.state.lbr_hands += 2 * deals.count
+                if _KEPT_LBR_RESULTS:
+                    if len(self._lbr_results) >= _KEPT_LBR_RESULTS:
+                        del self._lbr_results[next(iter(self._lbr_results))]
+                    self._lbr_results[key] = result
+            results.append((actions, result))
         return worst_setting(results), results
 
     def _lbr_record(self, results: list[tuple[str, LbrResult]], worst: int, seed: int) -> dict:
