@@ -1,13 +1,14 @@
-"""The examples in the evaluator's docstrings are true."""
+"""The examples in the docstrings are true (every module that has them)."""
 
 import doctest
 
 import pytest
 
-from gambler.evaluator import cards, hand_rank, ranges, rates
+from gambler.evaluator import cards, hand_rank, matchups, ranges, rates
+from gambler.training import anneal, plot
 
 
-@pytest.mark.parametrize("module", [cards, hand_rank, rates, ranges])
+@pytest.mark.parametrize("module", [cards, hand_rank, matchups, rates, ranges, anneal, plot])
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0

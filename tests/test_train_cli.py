@@ -420,11 +420,13 @@ def test_plot_reads_a_log_still_being_written_and_names_a_damaged_line(tmp_path)
                 "delta": {"mbb_per_hand": 1.0 - step, "ci95_mbb": 2.0}, "accepted": step == 1,
                 "new_best": step == 1, "best_score": {"mbb_per_hand": 10.0, "ci95_mbb": 3.0}}
                for step in (1, 2)]
-    lines = [json.dumps(record) for record in records]
+    search = {"search": 0, "before_step": 1, "seed": 5000, "generations": 40,
+              "held_out": {"mbb_per_hand": 900.0, "ci95_mbb": 80.0, "hands": 16000}}
+    lines = [json.dumps(search)] + [json.dumps(record) for record in records]
     (tmp_path / "log.jsonl").write_text("\n".join(lines) + '\n{"step": 3, "param')
     target = plot_run(tmp_path)  # the last line is being written: left out
     assert target == tmp_path / "training.png" and target.stat().st_size > 10_000
-    (tmp_path / "log.jsonl").write_text(lines[0] + '\n{"step": 2, "param\n' + lines[1] + "\n")
+    (tmp_path / "log.jsonl").write_text(lines[1] + '\n{"step": 2, "param\n' + lines[2] + "\n")
     with pytest.raises(GamblerError) as error:
         plot_run(tmp_path)
     assert str(error.value) == f"{tmp_path / 'log.jsonl'}:2: not a log record (damaged JSON)"

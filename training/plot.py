@@ -19,7 +19,9 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     log = run_dir / "log.jsonl"
     if not log.is_file():
         raise GamblerError(f"{run_dir} has no log.jsonl")
-    records = [record for record in _read_log(log) if "step" in record]  # (not the searches')
+    everything = _read_log(log)
+    records = [record for record in everything if "step" in record]
+    searches = search_points(everything)
     if not records:
         raise GamblerError(f"{log} is empty: nothing to plot yet")
     steps = [record["step"] for record in records]  # 1, 2, ... as on the progress lines
@@ -41,7 +43,14 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
         top.axvline(step, color="tab:green", alpha=0.15)
     top.set_ylabel("mbb/hand")
     top.set_title(f"gambler-train: {run_dir.name}")
-    top.legend(loc="lower right")
+    top.legend(loc="lower right", fontsize=7)
+    if searches:  # the double oracle's number to watch fall, on its own scale
+        found = top.twinx()
+        xs, ys, spread = zip(*searches)
+        found.errorbar(xs, ys, yerr=spread, fmt="o", color="tab:red", markersize=4,
+                       capsize=3, label="a fresh exploiter search vs the best (held-out hands)")
+        found.set_ylabel("exploiter wins (mbb/hand)", color="tab:red")
+        found.legend(loc="upper center", fontsize=7)
     accepted = [(step, r["delta"]["mbb_per_hand"]) for step, r in zip(steps, records)
                 if r["accepted"]]
     rejected = [(step, r["delta"]["mbb_per_hand"]) for step, r in zip(steps, records)
@@ -87,6 +96,19 @@ def plot_run(run_dir: Path, out: Path | None = None) -> Path:
     figure.savefig(target, dpi=110)
     plt.close(figure)
     return target
+
+
+def search_points(records: list[dict]) -> list[tuple[float, float, float]]:
+    """(x, what the found exploiter won against the best on its held-out hands, its 95%
+    half-width) for each exploiter search of the log (the double oracle: `exploit.every`). A
+    search ran before step k, so it is drawn at k - 0.5, between the steps it separates.
+
+    >>> search_points([{"search": 0, "before_step": 1, "held_out": {"mbb_per_hand": 900.0,
+    ...                 "ci95_mbb": 80.0}}, {"step": 1}])
+    [(0.5, 900.0, 80.0)]
+    """
+    return [(record["before_step"] - 0.5, record["held_out"]["mbb_per_hand"],
+             record["held_out"]["ci95_mbb"]) for record in records if "search" in record]
 
 
 def _read_log(log: Path) -> list[dict]:
