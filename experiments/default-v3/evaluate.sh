@@ -11,7 +11,11 @@ gambler-exploit "$profile" --seed 77 --minutes 8 --out "$out/exploit-seed77.yaml
     > "$out/exploit-seed77.json"
 for opponent in seed handmade default-v1 default-v2 price-aware call raise allin random catcher \
         prober shover sizer experiments/exploit/default-seed11.yaml "$@"; do
-    name=$(basename "$opponent" .yaml)
+    # a file's name keeps its folder's (two runs both find a found-00.yaml)
+    case $opponent in
+        */*) name=$(basename "$(dirname "$opponent")")-$(basename "$opponent" .yaml) ;;
+        *) name=$opponent ;;
+    esac
     gambler-match "$profile" "$opponent" --hands 20000 --seed 7 --json > "$out/match-$name.json"
 done
 gambler-match "$profile" seed --engine dealer --hands 2000 --seed 7 --json > "$out/dealer-seed.json"
