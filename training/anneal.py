@@ -684,9 +684,9 @@ class Trainer:
         score = result.held_out
         held_out = _score_dict(score)
         relative = f"exploiters/{name}.yaml"
-        record = {"run": str(self.run_dir), "search": number, "before_step": before,
-                  "seed": seed, "generations": result.generations, "deals": deals,
-                  "held_out": held_out}
+        which = {"search": number, "before_step": before, "seed": seed}  # in every record of it
+        record = {"run": str(self.run_dir), **which, "generations": result.generations,
+                  "deals": deals, "held_out": held_out}
         exploiter = replace(
             result.exploiter,
             description=f"The exploiter that won most against the best profile of a "
@@ -701,12 +701,10 @@ class Trainer:
         save_exploiter(exploiter, self.run_dir / relative)
         seconds = time.perf_counter() - started
         state.search_seconds += seconds
-        state.found.append({"search": number, "before_step": before, "seed": seed,
-                            "file": relative, "held_out": held_out,
+        state.found.append({**which, "file": relative, "held_out": held_out,
                             "vector": exploiter_vector(result.exploiter).tolist()})
-        self._log({"search": number, "before_step": before, "seed": seed,
-                   "generations": result.generations, "held_out": held_out, "file": relative,
-                   "seconds": seconds})
+        self._log({**which, "generations": result.generations, "held_out": held_out,
+                   "file": relative, "seconds": seconds})
         self._say(f"search {number}: {name} wins {score.mbb_per_hand:+,.1f} ± "
                   f"{score.ci95_mbb:,.1f} mbb/hand against the best on {score.hands:,} held-out "
                   f"hands (all-in adjusted), in {format_duration(seconds)}; written to "
