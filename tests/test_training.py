@@ -349,7 +349,10 @@ def test_bad_configs_name_the_key(tmp_path, config, message):
 def test_plot_draws_the_training_curve(tmp_path):
     assert train(tmp_path, "run", "--steps", "4").returncode == 0
     with open(tmp_path / "run" / "log.jsonl", "a") as log:  # a search's line has no step
-        log.write(json.dumps({"search": 1, "before_step": 5, "held_out": {}}) + "\n")
+        log.write(json.dumps({"search": 1, "before_step": 5, "seed": 5001, "generations": 2,
+                              "held_out": {"mbb_per_hand": 300.0, "ci95_mbb": 50.0,
+                                           "hands": 400},
+                              "file": "exploiters/found-01.yaml", "seconds": 1.0}) + "\n")
     result = cli("gambler.training.train_cli", "plot", str(tmp_path / "run"))
     assert result.returncode == 0, result.stderr
     import matplotlib.image
