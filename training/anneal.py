@@ -80,9 +80,9 @@ import contextlib
 import json
 import math
 import os
-import re
 import time
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import numpy as np
@@ -146,18 +146,13 @@ def tuned_positions(labels: list[str], patterns: list[str], source: str = "tune"
     >>> tuned_positions(labels, ["*.defend*", "flop.call[0]"])
     [3, 0, 1]
     """
-    def compiled(pattern: str):
-        parts = (".*" if char == "*" else "." if char == "?" else re.escape(char)
-                 for char in pattern)
-        return re.compile("".join(parts) + r"\Z")
-
-    matchers = [compiled(pattern) for pattern in patterns]
-    for pattern, matcher in zip(patterns, matchers):
-        if not any(matcher.match(label) for label in labels):
+    globs = [pattern.replace("[", "[[]") for pattern in patterns]  # fnmatch, brackets literal
+    for pattern, glob in zip(patterns, globs):
+        if not any(fnmatchcase(label, glob) for label in labels):
             raise ConfigError(f"{source}: pattern {pattern!r} matches none of the start "
                               f"profile's parameters ({labels[0]}, ..., {labels[-1]})")
     return [index for index in parameter_order(labels)
-            if any(matcher.match(labels[index]) for matcher in matchers)]
+            if any(fnmatchcase(labels[index], glob) for glob in globs)]
 
 
 def lbr_settings(actions: str | list[str]) -> list[str]:
@@ -547,19 +542,16 @@ class Trainer:
         if settings is None:
             settings = list(zip(self._lbr_settings, self._lbr_action_sets))
         played = profile_vector(profile).tobytes()
+
+        def play(sets) -> LbrResult:
+            self.state.lbr_hands += 2 * deals.count
+            return run_lbr(profile, self.game, actions=sets, deals=deals)
+
         for actions, sets in settings:
             # LBR's play is a function of the profile and the deals: a step that keeps the
             # current profile reuses its results (most steps are rejected), at the same result
-            key = (seed, hands, actions, played)
-            result = self._lbr_results.get(key)
-            if result is None:
-                result = run_lbr(profile, self.game, actions=sets, deals=deals)
-                self.state.lbr_hands += 2 * deals.count
-                if _KEPT_LBR_RESULTS:
-                    if len(self._lbr_results) >= _KEPT_LBR_RESULTS:
-                        del self._lbr_results[next(iter(self._lbr_results))]
-                    self._lbr_results[key] = result
-            results.append((actions, result))
+            results.append((actions, kept(self._lbr_results, (seed, hands, actions, played),
+                                          lambda: play(sets), _KEPT_LBR_RESULTS)))
         return worst_setting(results), results
 
     def _lbr_record(self, results: list[tuple[str, LbrResult]], worst: int, seed: int) -> dict:

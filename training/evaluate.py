@@ -61,11 +61,13 @@ _WORKER_DEALS: dict[str, DealSet] = {}
 _KEPT_DEAL_SETS = 8  # a training run alternates between its training, fresh and validation sets
 
 
-def kept(cache: dict, key, make):
-    """`cache[key]`, made by `make()` when missing; past `_KEPT_DEAL_SETS` entries the oldest
-    goes (dicts keep insertion order)."""
+def kept(cache: dict, key, make, limit: int = _KEPT_DEAL_SETS):
+    """`cache[key]`, made by `make()` when missing; past `limit` entries the oldest goes (dicts
+    keep insertion order). `limit` 0: nothing is kept, `make()` every time."""
+    if limit <= 0:
+        return cache[key] if key in cache else make()
     if key not in cache:
-        if len(cache) >= _KEPT_DEAL_SETS:
+        if len(cache) >= limit:
             del cache[next(iter(cache))]
         cache[key] = make()
     return cache[key]
