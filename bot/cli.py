@@ -99,7 +99,7 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
             f"{game_file}: gambler plays heads-up hold'em (2 players, 4 suits x 13 ranks, 2 hole "
             f"cards, boards 0 3 1 1), not this game ({game.num_players} players, "
             f"{game.num_suits} x {game.num_ranks} cards, {game.num_hole_cards} hole cards)")
-    strategy = load_strategy(profile, seed=seed, samples=samples)
+    strategy = load_strategy(profile, seed=seed, samples=samples, game=game)
     if state_line is not None:
         explain(strategy, game, state_line)
         return
@@ -108,7 +108,7 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
     except OSError as error:
         fail("gambler", f"cannot connect to {host}:{port}: {error.strerror or error}")
     how = ""
-    if hasattr(strategy, "win_rate"):
+    if hasattr(strategy, "win_rate") or hasattr(strategy, "members"):
         how = (f" with Monte Carlo win rates ({samples:,} deals)" if samples
                else " with exact win rates")
     stopped = None  # the one-line error that ended the match early

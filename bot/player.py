@@ -130,6 +130,9 @@ class Player:
             return
         record.hands += 1
         record.chips += result
+        learn = getattr(self.strategy, "hand_ended", None)
+        if learn is not None:  # a portfolio updates its estimates (off the decision clock)
+            learn(state)
         if self.log_file is not None:
             cards = format_cards_field(state.game, state.betting.round, state.hole_cards,
                                        state.board)

@@ -214,12 +214,17 @@ def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
 
 def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
-    exploiter's name, or a file that says `kind: exploiter`) or a `Profile`. A name that is none
-    of these is a `ProfileError` listing what exists."""
+    exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
+    or shipped profile that says `kind: portfolio`) or a `Profile`. A name that is none of these
+    is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
     if spec in shipped_exploiter_names() or is_exploiter_file(spec):
         return load_exploiter(spec)
+    from gambler.bot.portfolio import is_portfolio_file, load_portfolio
+
+    if is_portfolio_file(spec):
+        return load_portfolio(spec)
     try:
         return load_profile(spec)
     except ProfileError as error:
@@ -231,19 +236,43 @@ def resolve_strategy(spec: str):
         raise
 
 
-def load_strategy(spec: str, seed: int = 0, samples: int | None = None):
-    """A baseline by name, an exploiter or the automaton with a profile (a path or a shipped
-    name)."""
-    if spec == "call":
-        return CallStrategy()
-    if spec == "raise":
-        return MinRaiseStrategy()
-    if spec == "allin":
-        return AllInStrategy()
-    if spec == "random":
-        return RandomStrategy(seed)
+def shared_win_rate(win_rate: Callable[..., float] | None = None) -> Callable[..., float]:
+    """`win_rate` (exact by default) remembering its last answer, so that strategies that ask
+    for the same cards in the same round (a portfolio's members) compute v once."""
+    base = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
+    last: dict[tuple, float] = {}
+
+    def rate(hole, board, hand, round_):
+        key = (tuple(hole), tuple(board), hand, round_)
+        if key not in last:
+            last.clear()
+            last[key] = base(hole, board, hand, round_)
+        return last[key]
+    return rate
+
+
+def member_strategy(resolved, win_rate: Callable[..., float] | None = None, seed: int = 0):
+    """The strategy object for what `resolve_strategy` gave (not a portfolio): a baseline's
+    name, an `Exploiter` or a `Profile`."""
+    if isinstance(resolved, str):
+        baselines = {"call": CallStrategy, "raise": MinRaiseStrategy, "allin": AllInStrategy}
+        return RandomStrategy(seed) if resolved == "random" else baselines[resolved]()
+    if isinstance(resolved, Exploiter):
+        return ExploiterStrategy(resolved, win_rate)
+    return ProfileStrategy(resolved, win_rate, seed)
+
+
+def load_strategy(spec: str, seed: int = 0, samples: int | None = None, game=None):
+    """A baseline by name, an exploiter, a portfolio or the automaton with a profile (a path or
+    a shipped name). A portfolio needs the `game` (its big blind and stack; default: the
+    standard no-limit game)."""
     resolved = resolve_strategy(spec)
     rate = sampled_win_rate(samples, seed) if samples else None
-    if isinstance(resolved, Exploiter):
-        return ExploiterStrategy(resolved, rate)
-    return ProfileStrategy(resolved, rate, seed)
+    from gambler.bot.portfolio import Portfolio, PortfolioStrategy
+
+    if isinstance(resolved, Portfolio):
+        if game is None:
+            from gambler.protocol.gamedef import load_game
+            game = load_game()
+        return PortfolioStrategy(resolved, game.big_blind, min(game.stacks), rate, seed)
+    return member_strategy(resolved, rate, seed)

@@ -267,6 +267,29 @@ def matchup(hole_a, hole_b, board=()) -> Matchup:
     >>> matchup("2c3d", "4h5s", "AsKsQsJsTs").tie  # the royal flush on board splits
     1.0
     """
+    wins, ties, losses = _showdown_counts(hole_a, hole_b, board)
+    total = wins + ties + losses
+    return Matchup(wins / total, ties / total, losses / total)
+
+
+def allin_equity(hole_a, hole_b, board=()) -> float:
+    """A's equity against B as the all-in adjustment scores it, (wins + ties / 2) / boards in
+    the order of operations of `allin_equities` (the fast engine's deal sets): the two agree to
+    the last bit, where `matchup(...).equity` may not.
+
+    >>> holes = as_cards("AcAdKhKs").reshape(1, 2, 2)
+    >>> board = as_cards("2c3c4cTd5h").reshape(1, 5)
+    >>> mine = [allin_equity("AcAd", "KhKs", "2c3c4cTd5h"[:2 * n]) for n in (0, 3, 4)]
+    >>> mine == allin_equities(holes, board)[0].tolist()
+    True
+    """
+    wins, ties, losses = _showdown_counts(hole_a, hole_b, board)
+    return (wins + 0.5 * ties) / (wins + ties + losses)
+
+
+def _showdown_counts(hole_a, hole_b, board) -> tuple[int, int, int]:
+    """A's (wins, ties, losses) against B over every completion of the board, the cards checked
+    (strings or codes, all distinct)."""
     a = as_cards(hole_a, count=2, what="hole")
     b = as_cards(hole_b, count=2, what="opponent hole")
     board_codes = as_cards(board, count=BOARD_SIZES, what="board")
@@ -279,9 +302,7 @@ def matchup(hole_a, hole_b, board=()) -> Matchup:
         wins, ties, losses = preflop_counts(a[None, :], b[None, :])[0].tolist()
     else:
         wins, ties, losses = matchup_counts(load_tables(), a, b, board_codes)
-    total = wins + ties + losses
-    return Matchup(wins / total, ties / total, losses / total)
-
+    return int(wins), int(ties), int(losses)
 
 @njit(parallel=True)
 def _later_equities(tables, holes, boards, equities):

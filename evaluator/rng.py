@@ -43,3 +43,15 @@ def mixing_uniform(seed, hand, round_, position):
     same for the TCP bot and the fast engine, whatever else either draws."""
     state = stream_seed(seed, hand * 8 + round_ * 2 + position) + GOLDEN_GAMMA
     return (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+#: Salt of the portfolio's stream, so that its draws and the members' mixed play never share one.
+_PORTFOLIO_STREAM = np.uint64(0x706F7274666F6C69)  # "portfoli"
+
+
+@njit
+def portfolio_uniform(seed, hand):
+    """A uniform draw in [0, 1) that picks a portfolio's member for one hand (`bot.portfolio`):
+    the same for the TCP bot and the fast engine."""
+    state = stream_seed(uint64(seed) ^ _PORTFOLIO_STREAM, hand) + GOLDEN_GAMMA
+    return (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)

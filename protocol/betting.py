@@ -344,6 +344,17 @@ class BettingState:
         return _split_pots(self.spent, strengths)
 
 
+
+def allin_round(betting: BettingState) -> int | None:
+    """The round in which the betting of a finished hand ended with board cards still to come
+    (an all-in and its call before the last round), or None (a fold, or a showdown after the
+    last round's betting): the hands the all-in adjustment scores by equity."""
+    if not betting.finished or any(betting.folded):
+        return None
+    last_bet = max((round_ for round_, actions in enumerate(betting.actions) if actions),
+                   default=0)
+    return last_bet if last_bet < betting.game.num_rounds - 1 else None
+
 def _split_pots(spent: Sequence[int], strengths: dict[int, object]) -> tuple[float, ...]:
     """Side pots from the smallest stake up, each to the best hand among those who paid in."""
     values = [Fraction(0)] * len(spent)

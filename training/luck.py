@@ -15,19 +15,8 @@ engine applies the same rule from the equities its deal sets carry
 
 from __future__ import annotations
 
-from gambler.protocol.betting import BettingState
+from gambler.protocol.betting import allin_round
 from gambler.protocol.logs import LoggedHand, LogError
-
-
-def allin_round(betting: BettingState) -> int | None:
-    """The round in which the betting of a finished hand ended with board cards still to come
-    (an all-in and its call before the last round), or None (a fold, or a showdown after the
-    last round's betting)."""
-    if not betting.finished or any(betting.folded):
-        return None
-    last_bet = max((round_ for round_, actions in enumerate(betting.actions) if actions),
-                   default=0)
-    return last_bet if last_bet < betting.game.num_rounds - 1 else None
 
 
 def adjusted_values(hand: LoggedHand) -> tuple[float, ...]:
@@ -38,10 +27,10 @@ def adjusted_values(hand: LoggedHand) -> tuple[float, ...]:
     if len(hand.values) != 2:
         raise LogError(f"{hand.where or f'hand {hand.hand}'}: the all-in adjustment is for "
                        f"heads-up hands, this one has {len(hand.values)} players")
-    from gambler.evaluator.matchups import matchup
+    from gambler.evaluator.matchups import allin_equity
 
     visible = hand.betting.game.board_cards_through(round_)
-    equity = matchup(hand.hole_cards[0], hand.hole_cards[1], hand.board[:visible]).equity
+    equity = allin_equity(hand.hole_cards[0], hand.hole_cards[1], hand.board[:visible])
     stake = min(hand.betting.spent)
     value = (2.0 * equity - 1.0) * stake
     return value, -value

@@ -1,0 +1,208 @@
+"""A portfolio's match in the fast engine: Exp3 over its members, hand after hand.
+
+`bot.portfolio` has the rule and the estimate; this module plays them at engine speed, with the
+same draws (`evaluator.rng.portfolio_uniform`), the same all-in adjusted rewards and the same
+floating-point order, so that a seeded match gives the TCP bot's members, probabilities and
+estimates hand for hand (tests). A match cannot be split over threads (each hand's draw depends
+on every hand before it), so a duplicate match is two matches, one per seat order, on two
+threads.
+
+Hand h of a match plays deal h of the deal set with the portfolio at position (h + seat) % 2 (the
+ACPC dealer alternates positions so; `seat` 1 is the duplicate's other half), hand number
+`first_hand + h` seeding the draw and every member's mixed play. Whether a member other than the
+one drawn agrees with the hand is found by replaying the hand with it in the drawn one's place
+(the same generator state for a random opponent): the replay's actions equal the hand's exactly
+when the member takes the actions taken at each of the portfolio's decisions.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from gambler.evaluator.rng import portfolio_uniform, stream_seed
+from gambler.jit import helper, njit
+from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, _play_ranged,
+                                     _range_context, adjusted_payoff_of, encode_strategy,
+                                     is_range_aware, payoff_of)
+
+_TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
+
+
+class PortfolioMatch(NamedTuple):
+    """What a portfolio's match recorded, hand h in row h (for a duplicate match, [seat, h])."""
+
+    chips: np.ndarray          # float64: the portfolio's chips, raw
+    adjusted: np.ndarray       # float64: the same, all-in adjusted
+    chosen: np.ndarray         # int64: the member that played
+    probabilities: np.ndarray  # float64[..., K]: the probabilities it was drawn with
+    agreed: np.ndarray         # bool[..., K]: the members that agreed with the hand
+    gains: np.ndarray          # float64[..., K]: the estimates after the last hand
+
+
+@helper
+def exp3_probabilities(gains, exploration, learning_rate, out):
+    """`bot.portfolio.Exp3.probabilities`, in its order of operations."""
+    members = gains.shape[0]
+    top = gains[0]
+    for k in range(1, members):
+        if gains[k] > top:
+            top = gains[k]
+    total = 0.0
+    for k in range(members):
+        out[k] = math.exp(learning_rate * (gains[k] - top))
+        total += out[k]
+    floor = exploration / members
+    for k in range(members):
+        out[k] = (1.0 - exploration) * out[k] / total + floor
+
+
+@helper
+def exp3_choose(probabilities, uniform):
+    """`bot.portfolio.Exp3.choose`."""
+    cumulative = 0.0
+    for k in range(probabilities.shape[0]):
+        cumulative += probabilities[k]
+        if uniform < cumulative:
+            return k
+    return probabilities.shape[0] - 1
+
+
+@helper
+def _play_member(rules, kinds, params, member_params, opponent_params, position, v, rng_state,
+                 seed, hand_number, trace, hand, ranged, holes, board, tables, preflop_v):
+    """One hand with `member_params` at `position` and the opponent at the other; `kinds` and
+    `ranged` are already set by position. Returns the generator state after the hand."""
+    params[position] = member_params
+    params[1 - position] = opponent_params
+    trace[:] = -1
+    hand[:] = 0
+    no_cache = np.empty((0, 16))
+    return _play_ranged(rules, kinds, params, v, rng_state, seed, hand_number, trace, hand,
+                        ranged, holes, board, tables, preflop_v, np.zeros(2),
+                        (no_cache, no_cache))
+
+
+@helper
+def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
+                     seed, first_hand, seat, exploration, learning_rate, big_blind, chips,
+                     adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
+    members = member_kinds.shape[0]
+    hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    replay = np.empty(HAND_STATE_SIZE, dtype=np.int64)
+    trace = np.empty((_TRACE_ROWS, 3), dtype=np.int64)
+    other = np.empty((_TRACE_ROWS, 3), dtype=np.int64)
+    kinds = np.empty(2, dtype=np.int64)
+    params = np.empty((2, member_params.shape[1]), dtype=np.float64)
+    ranged = np.zeros(2, dtype=np.bool_)
+    member_ranged = np.zeros(members, dtype=np.bool_)
+    for k in range(members):
+        member_ranged[k] = is_range_aware(member_kinds[k], member_params[k])
+    opponent_ranged = is_range_aware(opponent_kind, opponent_params)
+    has_cards = deals.holes.shape[0] > 0
+    empty_holes = np.zeros((2, 2), dtype=np.uint8)
+    empty_board = np.zeros(5, dtype=np.uint8)
+    p = np.empty(members, dtype=np.float64)
+    for h in range(deals.v.shape[0]):
+        hand_number = first_hand + h
+        position = (h + seat) % 2
+        exp3_probabilities(gains, exploration, learning_rate, p)
+        probabilities[h] = p
+        pick = exp3_choose(p, portfolio_uniform(seed, hand_number))
+        chosen[h] = pick
+        holes = deals.holes[h] if has_cards else empty_holes
+        board = deals.boards[h] if has_cards else empty_board
+        rng_start = stream_seed(seed, hand_number)
+        kinds[position] = member_kinds[pick]
+        kinds[1 - position] = opponent_kind
+        ranged[position] = member_ranged[pick]
+        ranged[1 - position] = opponent_ranged
+        _play_member(rules, kinds, params, member_params[pick], opponent_params, position,
+                     deals.v[h], rng_start, seed, hand_number, trace, hand, ranged, holes, board,
+                     tables, preflop_v)
+        sign = 1.0 if position == 0 else -1.0
+        chips[h] = sign * payoff_of(hand, deals.outcomes[h])
+        adjusted[h] = sign * adjusted_payoff_of(hand, deals.outcomes[h], deals.allin_equity[h])
+        share = 0.0
+        for k in range(members):
+            if k == pick:
+                agreed[h, k] = True
+            else:
+                kinds[position] = member_kinds[k]
+                ranged[position] = member_ranged[k]
+                _play_member(rules, kinds, params, member_params[k], opponent_params,
+                             position, deals.v[h], rng_start, seed, hand_number, other,
+                             replay, ranged, holes, board, tables, preflop_v)
+                agreed[h, k] = (other == trace).all()
+            if agreed[h, k]:
+                share += p[k]
+        reward = adjusted[h] / big_blind
+        for k in range(members):
+            if agreed[h, k]:
+                gains[k] += reward / share
+
+
+@njit
+def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
+                  seed, first_hand, seat, exploration, learning_rate, big_blind, chips, adjusted,
+                  chosen, probabilities, agreed, gains, tables, preflop_v):
+    _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
+                     seed, first_hand, seat, exploration, learning_rate, big_blind, chips,
+                     adjusted, chosen, probabilities, agreed, gains, tables, preflop_v)
+
+
+@njit(parallel=True)
+def _duplicate_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
+                      seed, first_hand, exploration, learning_rate, big_blind, chips, adjusted,
+                      chosen, probabilities, agreed, gains, tables, preflop_v):
+    for seat in prange(2):
+        _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params,
+                         deals, seed, first_hand, seat, exploration, learning_rate, big_blind,
+                         chips[seat], adjusted[seat], chosen[seat], probabilities[seat],
+                         agreed[seat], gains[seat], tables, preflop_v)
+
+
+def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
+    """(kinds int64[K], params float64[K, n]): the members as the engine reads them."""
+    encoded = [encode_strategy(member) for member in portfolio.strategies]
+    return (np.array([kind for kind, _ in encoded], dtype=np.int64),
+            np.stack([vector for _, vector in encoded]))
+
+
+def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
+                   stack: int, first_hand: int = 0, seats=(0, 1)) -> PortfolioMatch:
+    """A portfolio (`bot.portfolio.Portfolio`) against `opponent` (what `encode_strategy`
+    takes) over `deal_set` (a `training.deals.DealSet`): one match per seat in `seats` (both:
+    a duplicate match, one thread each), the arrays of `PortfolioMatch` with a leading axis per
+    seat."""
+    member_kinds, member_params = encode_portfolio(portfolio)
+    opponent_kind, opponent_params = encode_strategy(opponent)
+    strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
+    holes, boards, tables, preflop_v = _range_context(
+        strategies + [(opponent_kind, opponent_params)],
+        getattr(deal_set, "holes", None), getattr(deal_set, "boards", None), None)
+    deals = DealArrays(deal_set.v, deal_set.outcomes, deal_set.allin_equity, holes, boards)
+    count, members = deal_set.v.shape[0], member_kinds.shape[0]
+    seats = tuple(seats)
+    chips = np.zeros((len(seats), count))
+    adjusted = np.zeros((len(seats), count))
+    chosen = np.zeros((len(seats), count), dtype=np.int64)
+    probabilities = np.zeros((len(seats), count, members))
+    agreed = np.zeros((len(seats), count, members), dtype=np.bool_)
+    gains = np.zeros((len(seats), members))
+    rate = portfolio.rate_for(stack / big_blind)
+    if seats == (0, 1):
+        _duplicate_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params,
+                          deals, seed, first_hand, portfolio.exploration, rate,
+                          float(big_blind), chips, adjusted, chosen, probabilities, agreed,
+                          gains, tables, preflop_v)
+    else:
+        for row, seat in enumerate(seats):
+            _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params,
+                          deals, seed, first_hand, seat, portfolio.exploration, rate,
+                          float(big_blind), chips[row], adjusted[row], chosen[row],
+                          probabilities[row], agreed[row], gains[row], tables, preflop_v)
+    return PortfolioMatch(chips, adjusted, chosen, probabilities, agreed, gains)
