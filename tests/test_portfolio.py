@@ -112,21 +112,23 @@ def lookup_rate(table):
     return lambda hole, board, hand, round_: table[tuple(int(c) for c in hole)][round_]
 
 
-def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed):
-    """The match as the TCP bot plays it: `PortfolioStrategy` and the opponent's strategy on the
-    deal set's cards, the portfolio at position (h + seat) % 2 in hand h; `hand_ended` gets the
-    final state the dealer would send (the opponent's cards shown at a showdown only)."""
+def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate):
+    """The match as the TCP bot plays it under `gambler-dealer` (`--duplicate`: hand 2k + 1
+    repeats hand 2k's cards): `PortfolioStrategy` and the opponent's strategy on the deal set's
+    cards, the portfolio at position (h + seat) % 2 in hand h; `hand_ended` gets the final state
+    the dealer would send (the opponent's cards shown at a showdown only)."""
     table = {}
     bot = PortfolioStrategy(chosen_portfolio, NL.big_blind, min(NL.stacks),
                             win_rate=lookup_rate(table), seed=seed)
     opponent = member_strategy(resolve_strategy(opponent_name), lookup_rate(table), seed)
     rewards = []
-    for h in range(len(deals)):
+    for h in range(len(deals) * (2 if duplicate else 1)):
+        deal = h // 2 if duplicate else h
         table.clear()
-        holes = tuple(tuple(int(c) for c in deals.holes[h, p]) for p in range(2))
+        holes = tuple(tuple(int(c) for c in deals.holes[deal, p]) for p in range(2))
         for p in range(2):
-            table[holes[p]] = deals.v[h, p]
-        board = tuple(int(c) for c in deals.boards[h])
+            table[holes[p]] = deals.v[deal, p]
+        board = tuple(int(c) for c in deals.boards[deal])
         position = (h + seat) % 2
         players = {position: bot, 1 - position: opponent}
         state = BettingState.start(NL)
@@ -150,34 +152,40 @@ def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed):
     ([MIXED, "default", NARROW], "sizer"),
     (["handmade", "allin", "default-v1"], MIXED),
 ])
-@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("seat, duplicate", [(0, True), (1, False)])
 def test_the_engine_plays_a_portfolio_hand_for_hand_as_the_tcp_bot(deals, members, opponent,
-                                                                    seat):
+                                                                    seat, duplicate):
     chosen = portfolio(members)
     seed = 17
-    bot, rewards = tcp_match(chosen, opponent, deals, seat, seed)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), deals, seed,
-                           NL.big_blind, min(NL.stacks), seats=(seat,))
+    games = deals.slice(0, 150) if duplicate else deals
+    bot, rewards = tcp_match(chosen, opponent, games, seat, seed, duplicate)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, seed,
+                           NL.big_blind, min(NL.stacks), seat=seat, duplicate=duplicate)
     hands = [row[0] for row in bot.history]
-    assert hands == list(range(len(deals)))
-    assert match.chosen[0].tolist() == [row[1] for row in bot.history]
-    assert match.probabilities[0].tolist() == [row[3] for row in bot.history]  # to the last bit
-    assert match.adjusted[0].tolist() == rewards
-    assert match.gains[0].tolist() == bot.rule.gains
+    assert hands == list(range(len(match.chips)))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]  # to the last bit
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
     # The test means something: several members played, and they disagreed on many hands.
-    assert len(set(match.chosen[0].tolist())) >= 2
-    assert (~match.agreed[0]).any(axis=1).sum() > 20
+    assert len(set(match.chosen.tolist())) >= 2
+    assert (~match.agreed).any(axis=1).sum() > 20
 
 
-def test_a_duplicate_match_is_its_two_seats(deals):
-    chosen = portfolio(["default", "price-aware", "catcher"])
+def test_a_duplicate_match_repeats_each_deal_from_the_other_position(deals):
+    """`call` against `call`: hand 2k + 1 gives each side the cards the other had in hand 2k, so
+    every pair cancels to the chip; without duplicate the sum is far from zero."""
     rules = encode_rules(NL)
-    both = play_portfolio(rules, chosen, "raise", deals, 3, NL.big_blind, min(NL.stacks))
-    for seat in (0, 1):
-        alone = play_portfolio(rules, chosen, "raise", deals, 3, NL.big_blind, min(NL.stacks),
-                               seats=(seat,))
-        for name in ("chips", "adjusted", "chosen", "probabilities", "agreed", "gains"):
-            assert (getattr(both, name)[seat] == getattr(alone, name)[0]).all(), name
+    calls = portfolio(["call", "call"])
+    match = play_portfolio(rules, calls, "call", deals, 3, NL.big_blind, min(NL.stacks))
+    assert len(match.chips) == 2 * len(deals)
+    assert (match.chips.reshape(-1, 2).sum(axis=1) == 0).all()
+    assert (match.chips != 0).sum() > len(deals)
+    single = play_portfolio(rules, calls, "call", deals, 3, NL.big_blind, min(NL.stacks),
+                            duplicate=False)
+    assert len(single.chips) == len(deals)
+    assert single.chips[0] == match.chips[0]  # deal 0 from position 0 in both
+    assert abs(single.chips.sum()) > 0
 
 
 def test_the_estimate_is_unbiased_for_each_members_own_result():
@@ -190,10 +198,10 @@ def test_the_estimate_is_unbiased_for_each_members_own_result():
     chosen = portfolio(members, exploration=1.0, learning_rate=1e-9)
     seed = resolve_strategy("seed")
     match = play_portfolio(rules, chosen, seed, deal_set, 5, NL.big_blind, min(NL.stacks))
-    share = (match.probabilities * match.agreed).sum(axis=2)
+    share = (match.probabilities * match.agreed).sum(axis=1)
     differences = []
     for k, member in enumerate(members):
-        estimates = np.where(match.agreed[..., k], match.adjusted / NL.big_blind / share, 0.0)
+        estimates = np.where(match.agreed[:, k], match.adjusted / NL.big_blind / share, 0.0)
         alone = play_portfolio(rules, portfolio([member, member]), seed, deal_set, 5,
                                NL.big_blind, min(NL.stacks))
         truth = alone.adjusted / NL.big_blind
@@ -206,7 +214,7 @@ def test_the_estimate_is_unbiased_for_each_members_own_result():
     # The agreement matters: its second moment, r^2 / P(C), is at most plain Exp3's r^2 / p_k
     # (reward / p_J for the drawn member alone); these three members agree often enough that the
     # spread is 11% lower (18.8 against 21.2 big blinds a hand).
-    plain = np.where(match.chosen == 0, match.adjusted / NL.big_blind / match.probabilities[..., 0],
+    plain = np.where(match.chosen == 0, match.adjusted / NL.big_blind / match.probabilities[:, 0],
                      0.0)
     assert differences[0].std() < 0.95 * (plain - alone_truth(rules, deal_set, "default")).std()
 
@@ -215,3 +223,51 @@ def alone_truth(rules, deal_set, member):
     alone = play_portfolio(rules, portfolio([member, member]), resolve_strategy("seed"), deal_set, 5, NL.big_blind,
                            min(NL.stacks))
     return alone.adjusted / NL.big_blind
+
+
+def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(tmp_path):
+    """`gambler --params PORTFOLIO --log` against `gambler-dealer --duplicate` and a `gambler`
+    opponent: the log's chips hand by hand are the engine's match on the dealer's own cards, and
+    each decision line names the member that the engine drew for its hand."""
+    import subprocess
+    import sys
+
+    from gambler.protocol.deal import MersenneTwister, deal_hand
+    from gambler.protocol.logs import read_log
+    from gambler.training.deals import deal_set_from_cards
+
+    path = tmp_path / "trio.yaml"
+    path.write_text("kind: portfolio\nname: trio\nmembers: [default, price-aware, catcher]\n"
+                    "exploration: 0.2\nlearning_rate: 0.05\n")
+    deals, seed = 60, 13
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
+                               str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    ports = dealer.stdout.readline().split()
+    commands = [["--params", str(path), "--log", str(tmp_path / "a.log")], ["--params", "shover"]]
+    bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port,
+                              *arguments, "--quiet"], stderr=subprocess.PIPE, text=True)
+            for port, arguments in zip(ports, commands)]
+    for bot in bots:
+        assert bot.wait(timeout=300) == 0, bot.stderr.read()
+    dealer.wait(timeout=60)
+    hands = read_log(NL, tmp_path / "m.log")
+    rng = MersenneTwister(seed)
+    cards = [deal_hand(NL, rng) for _ in range(deals)]
+    deal_set = deal_set_from_cards(np.array([deal.hole_cards for deal in cards], dtype=np.uint8),
+                                   np.array([deal.board for deal in cards], dtype=np.uint8))
+    match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)),
+                           resolve_strategy("shover"), deal_set, 0, NL.big_blind, min(NL.stacks))
+    assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
+    names = ["default", "price-aware", "catcher"]
+    members = {}
+    for line in (tmp_path / "a.log").read_text().splitlines():
+        if line.startswith("decision "):
+            hand = int(line.split()[1])
+            member = line.split()[4]
+            assert member.startswith("member=")
+            members.setdefault(hand, set()).add(member[len("member="):])
+    assert len(members) > deals  # the bot acted in most hands
+    assert all(names_ == {names[match.chosen[hand]]} for hand, names_ in members.items())
+    assert len(set(match.chosen.tolist())) == 3

@@ -4,9 +4,10 @@
     gambler-match seed random --engine dealer --hands 2000 --json
 
 A and B are profile files, shipped profile names, baselines (`call`, `raise`, `allin`,
-`random`) or exploiters (`catcher`, `shover`, `prober`, `sizer`). The fast engine (default)
-plays the deal set of `--seed` in numba; `--engine dealer` plays real TCP matches:
-`gambler-dealer --duplicate` and two `gambler` processes.
+`random`), exploiters (`catcher`, `shover`, `prober`, `sizer`) or portfolios. The fast engine
+(default) plays the deal set of `--seed` in numba (a portfolio: one match, hand after hand, as
+the dealer deals it); `--engine dealer` plays real TCP matches: `gambler-dealer --duplicate` and
+two `gambler` processes.
 """
 
 from __future__ import annotations
@@ -78,6 +79,29 @@ def fast_match(a, b, hands: int, seed: int, game, workers: int,
     finally:
         backend.close()
     return chips, deals_count
+
+
+def portfolio_match(a, b, hands: int, seed: int, game):
+    """A's `Chips` per deal when A or B is a portfolio (`training.portfolio`): one duplicate
+    match on the engine as `gambler-dealer --duplicate` plays it (A in seat 0), hand after hand
+    on one thread (Exp3's draws depend on every hand before)."""
+    from gambler.bot.portfolio import Portfolio
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import encode_rules
+    from gambler.training.evaluate import Chips
+    from gambler.training.portfolio import play_portfolio
+
+    if isinstance(a, Portfolio) and isinstance(b, Portfolio):
+        raise click.UsageError("two portfolios play through --engine dealer only (the fast "
+                               "engine plays one against a fixed opponent)")
+    deals_count = (hands + 1) // 2
+    with progress_bar("win rates", deals_count) as update:
+        deals, _ = cached_deal_set(seed, 0, deals_count, progress=update)
+    seat, portfolio, opponent, sign = (0, a, b, 1) if isinstance(a, Portfolio) else (1, b, a, -1)
+    match = play_portfolio(encode_rules(game), portfolio, opponent, deals, seed, game.big_blind,
+                           min(game.stacks), seat=seat)
+    return Chips(sign * match.chips.reshape(-1, 2).sum(axis=1).astype(np.int64),
+                 sign * match.adjusted.reshape(-1, 2).sum(axis=1)), deals_count
 
 
 def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int):
@@ -155,7 +179,11 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
     note_rounded_hands("gambler-match", hands)
     started = time.perf_counter()
-    if engine == "fast":
+    from gambler.bot.portfolio import Portfolio
+
+    if engine == "fast" and any(isinstance(strategy, Portfolio) for strategy in strategies):
+        chips, deals = portfolio_match(*strategies, hands, seed, game)
+    elif engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
     else:
         chips, deals = dealer_match(a, b, hands, seed, game, game_file, workers)

@@ -3,13 +3,14 @@
 `bot.portfolio` has the rule and the estimate; this module plays them at engine speed, with the
 same draws (`evaluator.rng.portfolio_uniform`), the same all-in adjusted rewards and the same
 floating-point order, so that a seeded match gives the TCP bot's members, probabilities and
-estimates hand for hand (tests). A match cannot be split over threads (each hand's draw depends
-on every hand before it), so a duplicate match is two matches, one per seat order, on two
-threads.
+estimates hand for hand (tests). A match cannot be split over threads: each hand's draw depends
+on every hand before it.
 
-Hand h of a match plays deal h of the deal set with the portfolio at position (h + seat) % 2 (the
-ACPC dealer alternates positions so; `seat` 1 is the duplicate's other half), hand number
-`first_hand + h` seeding the draw and every member's mixed play. Whether a member other than the
+A match is played as `gambler-dealer` plays it: the portfolio (in seat `seat`) has position
+(h + seat) % 2 in hand h, the positions rotating every hand; in a duplicate match hand 2k + 1
+repeats the cards of hand 2k (deal k of the deal set), so each seat plays each deal once from
+each position, otherwise hand h plays deal h. Hand number `first_hand + h` seeds the draw and
+every member's mixed play. Whether a member other than the
 one drawn agrees with the hand is found by replaying the hand with it in the drawn one's place
 (the same generator state for a random opponent): the replay's actions equal the hand's exactly
 when the member takes the actions taken at each of the portfolio's decisions.
@@ -21,8 +22,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
-
 from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, _play_ranged,
@@ -33,7 +32,7 @@ _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 
 
 class PortfolioMatch(NamedTuple):
-    """What a portfolio's match recorded, hand h in row h (for a duplicate match, [seat, h])."""
+    """What a portfolio's match recorded, hand h in row h."""
 
     chips: np.ndarray          # float64: the portfolio's chips, raw
     adjusted: np.ndarray       # float64: the same, all-in adjusted
@@ -88,8 +87,8 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                     seed, first_hand, seat, exploration, learning_rate, big_blind, chips,
-                     adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
+                     seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind,
+                     chips, adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
     members = member_kinds.shape[0]
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     replay = np.empty(HAND_STATE_SIZE, dtype=np.int64)
@@ -106,26 +105,28 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     empty_holes = np.zeros((2, 2), dtype=np.uint8)
     empty_board = np.zeros(5, dtype=np.uint8)
     p = np.empty(members, dtype=np.float64)
-    for h in range(deals.v.shape[0]):
+    for h in range(chips.shape[0]):
+        deal = h // 2 if duplicate else h
         hand_number = first_hand + h
         position = (h + seat) % 2
         exp3_probabilities(gains, exploration, learning_rate, p)
         probabilities[h] = p
         pick = exp3_choose(p, portfolio_uniform(seed, hand_number))
         chosen[h] = pick
-        holes = deals.holes[h] if has_cards else empty_holes
-        board = deals.boards[h] if has_cards else empty_board
+        holes = deals.holes[deal] if has_cards else empty_holes
+        board = deals.boards[deal] if has_cards else empty_board
         rng_start = stream_seed(seed, hand_number)
         kinds[position] = member_kinds[pick]
         kinds[1 - position] = opponent_kind
         ranged[position] = member_ranged[pick]
         ranged[1 - position] = opponent_ranged
         _play_member(rules, kinds, params, member_params[pick], opponent_params, position,
-                     deals.v[h], rng_start, seed, hand_number, trace, hand, ranged, holes, board,
+                     deals.v[deal], rng_start, seed, hand_number, trace, hand, ranged, holes, board,
                      tables, preflop_v)
         sign = 1.0 if position == 0 else -1.0
-        chips[h] = sign * payoff_of(hand, deals.outcomes[h])
-        adjusted[h] = sign * adjusted_payoff_of(hand, deals.outcomes[h], deals.allin_equity[h])
+        chips[h] = sign * payoff_of(hand, deals.outcomes[deal])
+        adjusted[h] = sign * adjusted_payoff_of(hand, deals.outcomes[deal],
+                                               deals.allin_equity[deal])
         share = 0.0
         for k in range(members):
             if k == pick:
@@ -134,7 +135,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
                 kinds[position] = member_kinds[k]
                 ranged[position] = member_ranged[k]
                 _play_member(rules, kinds, params, member_params[k], opponent_params,
-                             position, deals.v[h], rng_start, seed, hand_number, other,
+                             position, deals.v[deal], rng_start, seed, hand_number, other,
                              replay, ranged, holes, board, tables, preflop_v)
                 agreed[h, k] = (other == trace).all()
             if agreed[h, k]:
@@ -147,22 +148,11 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                  seed, first_hand, seat, exploration, learning_rate, big_blind, chips, adjusted,
-                  chosen, probabilities, agreed, gains, tables, preflop_v):
+                  seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind, chips,
+                  adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                     seed, first_hand, seat, exploration, learning_rate, big_blind, chips,
-                     adjusted, chosen, probabilities, agreed, gains, tables, preflop_v)
-
-
-@njit(parallel=True)
-def _duplicate_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                      seed, first_hand, exploration, learning_rate, big_blind, chips, adjusted,
-                      chosen, probabilities, agreed, gains, tables, preflop_v):
-    for seat in prange(2):
-        _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params,
-                         deals, seed, first_hand, seat, exploration, learning_rate, big_blind,
-                         chips[seat], adjusted[seat], chosen[seat], probabilities[seat],
-                         agreed[seat], gains[seat], tables, preflop_v)
+                     seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind,
+                     chips, adjusted, chosen, probabilities, agreed, gains, tables, preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -173,11 +163,11 @@ def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
-                   stack: int, first_hand: int = 0, seats=(0, 1)) -> PortfolioMatch:
-    """A portfolio (`bot.portfolio.Portfolio`) against `opponent` (what `encode_strategy`
-    takes) over `deal_set` (a `training.deals.DealSet`): one match per seat in `seats` (both:
-    a duplicate match, one thread each), the arrays of `PortfolioMatch` with a leading axis per
-    seat."""
+                   stack: int, seat: int = 0, duplicate: bool = True,
+                   first_hand: int = 0) -> PortfolioMatch:
+    """A portfolio (`bot.portfolio.Portfolio`) in seat `seat` against `opponent` (what
+    `encode_strategy` takes) over `deal_set` (a `training.deals.DealSet`): one match of twice
+    as many hands as deals (`duplicate`) or as many, as the module docstring says."""
     member_kinds, member_params = encode_portfolio(portfolio)
     opponent_kind, opponent_params = encode_strategy(opponent)
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
@@ -185,24 +175,13 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         strategies + [(opponent_kind, opponent_params)],
         getattr(deal_set, "holes", None), getattr(deal_set, "boards", None), None)
     deals = DealArrays(deal_set.v, deal_set.outcomes, deal_set.allin_equity, holes, boards)
-    count, members = deal_set.v.shape[0], member_kinds.shape[0]
-    seats = tuple(seats)
-    chips = np.zeros((len(seats), count))
-    adjusted = np.zeros((len(seats), count))
-    chosen = np.zeros((len(seats), count), dtype=np.int64)
-    probabilities = np.zeros((len(seats), count, members))
-    agreed = np.zeros((len(seats), count, members), dtype=np.bool_)
-    gains = np.zeros((len(seats), members))
-    rate = portfolio.rate_for(stack / big_blind)
-    if seats == (0, 1):
-        _duplicate_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params,
-                          deals, seed, first_hand, portfolio.exploration, rate,
-                          float(big_blind), chips, adjusted, chosen, probabilities, agreed,
-                          gains, tables, preflop_v)
-    else:
-        for row, seat in enumerate(seats):
-            _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params,
-                          deals, seed, first_hand, seat, portfolio.exploration, rate,
-                          float(big_blind), chips[row], adjusted[row], chosen[row],
-                          probabilities[row], agreed[row], gains[row], tables, preflop_v)
-    return PortfolioMatch(chips, adjusted, chosen, probabilities, agreed, gains)
+    hands = deal_set.v.shape[0] * (2 if duplicate else 1)
+    members = member_kinds.shape[0]
+    match = PortfolioMatch(np.zeros(hands), np.zeros(hands), np.zeros(hands, dtype=np.int64),
+                           np.zeros((hands, members)), np.zeros((hands, members), dtype=np.bool_),
+                           np.zeros(members))
+    _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals, seed,
+                  first_hand, seat, duplicate, portfolio.exploration,
+                  portfolio.rate_for(stack / big_blind), float(big_blind), *match, tables,
+                  preflop_v)
+    return match
