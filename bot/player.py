@@ -6,7 +6,10 @@ hands, chips won, mbb/hand, decision latency p50/p99 and ms/hand.
 
 The log has two kinds of lines: per hand `HAND POSITION CARDS BETTING RESULT`, and before it one
 line per decision, `decision HAND POSITION ROUND name=value ...` (`bot.automaton.decision_fields`:
-v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action). A hand's
+v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action; a
+portfolio's start with the member that played and its probability). A portfolio adds after each
+hand line `adapt HAND member=NAME p=P1/P2/...` (`bot.portfolio.PortfolioStrategy`), its members
+named in a header comment. A hand's
 lines are written, and flushed, when it ends (a decision's clock never waits for the disk), the
 lines of an unfinished last hand when the log is closed. A log that cannot be written raises
 `MatchLogError`, naming the file.
@@ -103,8 +106,12 @@ class Player:
         self.log_file = log_file
         self.warn = warn
         self._pending: list[str] = []  # the current hand's decision lines, written when it ends
+        header = getattr(strategy, "adaptation_header", None)
         self._write("# hand position cards betting result\n"
-                    "# decision hand position round name=value ... (one per action)\n")
+                    "# decision hand position round name=value ... (one per action)\n"
+                    + (f"{header()}\n# adapt hand member=NAME p=P1/P2/... (after each hand: "
+                       "who played it, with what probability each member was drawn)\n"
+                       if header is not None else ""))
 
     def decide(self, state: MatchState) -> Action:
         started = time.perf_counter()
@@ -136,8 +143,10 @@ class Player:
         if self.log_file is not None:
             cards = format_cards_field(state.game, state.betting.round, state.hole_cards,
                                        state.board)
+            adaptation = getattr(self.strategy, "adaptation_line", None)
             self._write(f"{state.hand} {state.position} {cards} "
-                        f"{state.betting.betting_string()} {result:+.10g}\n", flush=True)
+                        f"{state.betting.betting_string()} {result:+.10g}\n"
+                        + (f"{adaptation()}\n" if adaptation is not None else ""), flush=True)
 
     def close_log(self) -> None:
         """Write what is pending (an unfinished hand's decisions) and close the log."""

@@ -304,3 +304,15 @@ class PortfolioStrategy:
                   for member, strategy in enumerate(self.members)]
         self.rule.update(reward, agreed, self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
+
+    def adaptation_header(self) -> str:
+        """The log's comment line that names the members, in the order of `adapt` lines."""
+        return f"# portfolio {self.name}: members {' '.join(self.names)}"
+
+    def adaptation_line(self) -> str:
+        """`adapt HAND member=NAME p=P1/P2/...` for the hand just ended: who played it, and the
+        probabilities it was drawn with (`protocol.logs` skips these lines; `gambler-report`
+        plots them)."""
+        hand, chosen, _, probabilities = self.history[-1]
+        return (f"adapt {hand} member={self.names[chosen]} "
+                f"p={'/'.join(f'{p:.6f}' for p in probabilities)}")

@@ -12,7 +12,7 @@ Two formats, told apart line by line:
   final `SCORE:` line are skipped.
 * The log `gambler --log FILE` writes (`bot.player`), one line per hand from the bot's seat,
   after that hand's decision lines (`decision <hand> <position> <round> name=value ...`, skipped
-  here):
+  here, as a portfolio's `adapt <hand> ...` lines are):
 
       <hand> <position> <cards as the bot saw them> <betting> <the bot's chips, signed>
 
@@ -152,7 +152,7 @@ def parse_log(game: Game, lines: Iterable[str], source: str = "<log>") -> list[L
         if line.startswith("STATE:"):
             kinds.add("a dealer's STATE line")
             hands.append(parse_state_line(game, line, where))
-        elif line.startswith("decision "):
+        elif line.startswith(("decision ", "adapt ")):
             kinds.add("a bot's decision line")
         elif _is_bot_hand_line(line):
             kinds.add("a bot's hand line")

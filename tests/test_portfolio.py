@@ -271,3 +271,40 @@ def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(
     assert len(members) > deals  # the bot acted in most hands
     assert all(names_ == {names[match.chosen[hand]]} for hand, names_ in members.items())
     assert len(set(match.chosen.tolist())) == 3
+    # gambler-report reads the adaptation back: who played each hand, and with what probability
+    report = subprocess.run([sys.executable, "-m", "gambler.training.report_cli",
+                             str(tmp_path / "a.log"), "--json"], capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr
+    import json
+
+    adaptation = json.loads(report.stdout)["adaptation"][0]
+    assert adaptation["portfolio"] == "trio" and adaptation["members"] == names
+    assert adaptation["hands"] == list(range(2 * deals))
+    assert adaptation["chosen"] == match.chosen.tolist()
+    np.testing.assert_allclose(adaptation["probabilities"], match.probabilities, atol=5e-7)
+    shares = np.bincount(match.chosen, minlength=3) / (2 * deals)
+    assert [adaptation["shares"][name] for name in names] == pytest.approx(shares)
+    text = subprocess.run([sys.executable, "-m", "gambler.training.report_cli",
+                           str(tmp_path / "a.log")], capture_output=True, text=True).stdout
+    assert f"portfolio trio: hands played by each member: default {shares[0]:.1%}" in text
+
+
+@pytest.mark.parametrize("lines, message", [
+    (["adapt 0 member=a p=0.5/0.5"], "log:1: an adapt line before the portfolio's header"),
+    (["# portfolio x: members a b", "adapt 0 member=c p=0.5/0.5"], "log:2: member 'c'"),
+    (["# portfolio x: members a b", "adapt 0 member=a p=1.0"], "log:2: member 'a' or 1 "),
+    (["# portfolio x: members a b", "adapt zero member=a p=0.5/0.5"], "log:2: not an adapt"),
+])
+def test_a_bad_adapt_line_names_its_line(lines, message):
+    from gambler.protocol.logs import LogError
+    from gambler.training.report import read_adaptation
+
+    with pytest.raises(LogError) as error:
+        read_adaptation(lines, "log")
+    assert str(error.value).startswith(message)
+
+
+def test_a_log_without_a_portfolio_has_no_adaptation():
+    from gambler.training.report import read_adaptation
+
+    assert read_adaptation(["# hand position cards betting result", "0 0 AsKd| c 0"]) is None

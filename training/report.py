@@ -258,3 +258,58 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
         report.by_street = {street: chips * scale for street, chips in street_chips.items()}
         reports.append(report)
     return reports, duplicate
+
+
+@dataclass(frozen=True)
+class Adaptation:
+    """A portfolio's choices over a match, from the bot's own log (`adapt` lines): per hand the
+    member that played and the probabilities it was drawn with, members in the header's order."""
+
+    portfolio: str
+    members: tuple[str, ...]
+    hands: tuple[int, ...]
+    chosen: tuple[int, ...]
+    probabilities: tuple[tuple[float, ...], ...]
+
+    def shares(self) -> dict[str, float]:
+        """The share of hands each member played."""
+        count = len(self.chosen) or 1
+        return {name: sum(1 for k in self.chosen if k == index) / count
+                for index, name in enumerate(self.members)}
+
+    def as_dict(self) -> dict:
+        return {"portfolio": self.portfolio, "members": list(self.members),
+                "hands": list(self.hands), "chosen": list(self.chosen),
+                "probabilities": [list(row) for row in self.probabilities],
+                "shares": self.shares()}
+
+
+def read_adaptation(lines, source: str = "<log>") -> Adaptation | None:
+    """The `adapt` lines of a bot's log (`bot.player`), or None if it has none (not a
+    portfolio's log). A line that does not read is a `LogError` naming the line."""
+    portfolio, members = "", None
+    hands, chosen, probabilities = [], [], []
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("# portfolio ") and ": members " in line:
+            head, _, names = line[len("# portfolio "):].partition(": members ")
+            portfolio, members = head.strip(), tuple(names.split())
+        elif line.startswith("adapt "):
+            where = f"{source}:{number}"
+            fields = line.split()
+            if members is None:
+                raise LogError(f"{where}: an adapt line before the portfolio's header")
+            try:
+                hand = int(fields[1])
+                member = fields[2].removeprefix("member=")
+                row = tuple(float(p) for p in fields[3].removeprefix("p=").split("/"))
+            except (IndexError, ValueError):
+                raise LogError(f"{where}: not an adapt line: {line.strip()[:60]!r}") from None
+            if member not in members or len(row) != len(members):
+                raise LogError(f"{where}: member {member!r} or {len(row)} probabilities do not "
+                               f"match the header's members ({' '.join(members)})")
+            hands.append(hand)
+            chosen.append(members.index(member))
+            probabilities.append(row)
+    if members is None:
+        return None
+    return Adaptation(portfolio, members, tuple(hands), tuple(chosen), tuple(probabilities))

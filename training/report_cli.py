@@ -64,9 +64,10 @@ def command(logs, game_file, as_json, html_path) -> None:
     a bet.
 
     A LOG is the dealer's ACPC match log or the bot's own `gambler --log` file (the bot is named
-    gambler there, the other seat opponent)."""
-    from gambler.protocol.logs import read_log
-    from gambler.training.report import build_report
+    gambler there, the other seat opponent; a portfolio's log also shows which member played
+    each hand, and the page plots each member's probability)."""
+    from gambler.protocol.logs import read_log, read_log_lines
+    from gambler.training.report import build_report, read_adaptation
 
     if html_path is not None:
         check_output_path(html_path, "--html")
@@ -76,6 +77,8 @@ def command(logs, game_file, as_json, html_path) -> None:
         if game.num_players != 2:
             raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
     hands = [read_log(game, path) for path in logs]
+    adaptations = [adaptation for adaptation in (read_adaptation(read_log_lines(path), path)
+                                                 for path in logs) if adaptation is not None]
     total = sum(len(log) for log in hands)
     if total == 0:
         raise click.UsageError("the logs hold no hands")
@@ -85,13 +88,22 @@ def command(logs, game_file, as_json, html_path) -> None:
         from gambler.training.report_html import page
 
         with open(html_path, "w") as file:
-            file.write(page(list(logs), reports, duplicate, total, max(game.blinds)))
+            file.write(page(list(logs), reports, duplicate, total, max(game.blinds),
+                            adaptations))
     if as_json:
         click.echo(json.dumps({"logs": list(logs), "hands": total, "duplicate": duplicate,
-                               "players": [report.as_dict() for report in reports]}))
+                               "players": [report.as_dict() for report in reports],
+                               "adaptation": [adaptation.as_dict()
+                                              for adaptation in adaptations]}))
         return
     for line in describe(reports, duplicate, total):
         click.echo(line)
+    for adaptation in adaptations:
+        shares = ", ".join(f"{name} {share:.1%}" for name, share in adaptation.shares().items())
+        last = ", ".join(f"{name} {p:.3f}" for name, p in zip(adaptation.members,
+                                                              adaptation.probabilities[-1]))
+        click.echo(f"\nportfolio {adaptation.portfolio}: hands played by each member: {shares}; "
+                   f"the last hand's probabilities: {last}")
 
 
 def main(argv=None) -> None:

@@ -141,9 +141,29 @@ def bar_chart(title: str, groups: list[str], series: list[tuple[str, list[float]
     return _svg(title, parts)
 
 
+def adaptation_chart(adaptation) -> str:
+    """Each member's probability of being drawn, against the hands played (a portfolio's log)."""
+    n = len(adaptation.hands)
+    x_of = _scale(0, max(n - 1, 1), MARGIN, WIDTH - RIGHT)
+    y_of = _scale(0.0, 1.0, HEIGHT - MARGIN, TOP)
+    parts = _axes(x_of, y_of, _ticks(0, max(n - 1, 1)), _ticks(0.0, 1.0), "hands",
+                  "probability of playing the hand")
+    step = max(1, n // 400)
+    points = list(range(0, n, step)) + ([n - 1] if n and (n - 1) % step else [])
+    for index, name in enumerate(adaptation.members):
+        colour = COLOURS[index % len(COLOURS)]
+        line = " ".join(f"{x_of(k):.1f},{y_of(adaptation.probabilities[k][index]):.1f}"
+                        for k in points)
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                     f'stroke-width="1.5"><title>{html.escape(name)}</title></polyline>')
+        parts.append(f'<text x="{WIDTH - 4}" y="{TOP + 12 + 16 * index}" text-anchor="end" '
+                     f'fill="{colour}">{html.escape(name)}</text>')
+    return _svg(f"portfolio {adaptation.portfolio}: each member's probability", parts)
+
+
 def page(logs: list[str], reports: list[PlayerReport], duplicate: bool, hands: int,
-         big_blind: int) -> str:
-    """The whole page as one string."""
+         big_blind: int, adaptations=()) -> str:
+    """The whole page as one string (with a portfolio's adaptation, if its log has one)."""
     rows = []
     for report in reports:
         style = report.style.as_dict()
@@ -179,6 +199,12 @@ def page(logs: list[str], reports: list[PlayerReport], duplicate: bool, hands: i
             [(kind, [share[k] for share in shares], None)
              for k, kind in enumerate(("fold", "check/call", "bet/raise"))],
             f"{report.name}: % of its actions"))
+    adaptation_section = "".join(
+        f'<h2 id="adaptation">Portfolio {html.escape(adaptation.portfolio)}: who played</h2>'
+        f"<p>Hands played by each member: "
+        + ", ".join(f"{html.escape(name)} {share:.1%}"
+                    for name, share in adaptation.shares().items())
+        + f"</p>{adaptation_chart(adaptation)}" for adaptation in adaptations)
     unit = "duplicate deals" if duplicate else "hands"
     title = "gambler-report: " + ", ".join(html.escape(log) for log in logs)
     return f"""<!DOCTYPE html>
@@ -204,5 +230,6 @@ blind ({big_blind:,} chips) per hand.</p>
 {by_street}
 <h2>Actions</h2>
 {''.join(action_charts)}
+{adaptation_section}
 </body></html>
 """
