@@ -308,3 +308,33 @@ def test_a_log_without_a_portfolio_has_no_adaptation():
     from gambler.training.report import read_adaptation
 
     assert read_adaptation(["# hand position cards betting result", "0 0 AsKd| c 0"]) is None
+
+
+@pytest.mark.parametrize("module, arguments", [
+    ("gambler.training.lbr_cli", ["--hands", "100"]),
+    ("gambler.training.exploit_cli", ["--generations", "1"]),
+])
+def test_commands_that_need_one_strategy_say_so_for_a_portfolio(tmp_path, module, arguments):
+    import subprocess
+    import sys
+
+    path = tmp_path / "duo.yaml"
+    path.write_text("kind: portfolio\nname: duo\nmembers: [default, price-aware]\n")
+    result = subprocess.run([sys.executable, "-m", module, str(path), *arguments],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("duo is a portfolio: gambler-match, gambler and "
+                                          "gambler-report take one; LBR, the exploiter search "
+                                          "and training pools need a single strategy (name one "
+                                          "of its members: default, price-aware)")
+    assert "Traceback" not in result.stderr and "computing" not in result.stderr
+
+
+def test_a_portfolio_in_a_training_pool_is_a_config_error(tmp_path):
+    from gambler.training.config import ConfigError, load_config
+
+    (tmp_path / "duo.yaml").write_text("kind: portfolio\nmembers: [default, seed]\n")
+    config = tmp_path / "train.yaml"
+    config.write_text(f"opponents: {{seed: 1, {tmp_path / 'duo.yaml'}: 1}}\n")
+    with pytest.raises(ConfigError, match="a portfolio cannot be a training opponent yet"):
+        load_config(config)

@@ -821,4 +821,11 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
             return KIND_OF_BASELINE[spec], np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
     if isinstance(spec, Exploiter):
         return EXPLOITER, exploiter_vector(spec)
+    from gambler.bot.portfolio import Portfolio
+
+    if isinstance(spec, Portfolio):
+        raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, gambler "
+                          "and gambler-report take one; LBR, the exploiter search and training "
+                          "pools need a single strategy (name one of its members: "
+                          f"{', '.join(spec.members)})")
     return PROFILE, profile_vector(spec)

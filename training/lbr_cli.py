@@ -73,7 +73,7 @@ def command(profile, actions, suite, hands, seed, game_file, workers, breakdown,
         return
     action_sets = parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
     actions = format_action_sets(action_sets)  # as echoed: "c,c,fcpa,fcpa" -> "C,C,FCPA,FCPA"
-    strategy = resolve(profile)
+    strategy = resolve(profile, single=True)
     note_rounded_hands("gambler-lbr", hands)
     from gambler.training.lbr import run_lbr
 
@@ -124,7 +124,7 @@ def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
     """`--suite`: every setting of `STANDARD_SUITE` on one set of deals, then the worst."""
     from gambler.training.lbr import STANDARD_SUITE, iter_lbr_suite, worst_setting
 
-    strategy = resolve(profile)
+    strategy = resolve(profile, single=True)
     note_rounded_hands("gambler-lbr", hands)
     deals = (hands + 1) // 2
     started = time.perf_counter()

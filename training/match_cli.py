@@ -26,10 +26,17 @@ from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 from gambler.protocol.logs import read_log
 
 
-def resolve(spec: str):
-    """A baseline's name, an exploiter's rules or a profile (`bot.strategies.resolve_strategy`)."""
+def resolve(spec: str, single: bool = False):
+    """A baseline's name, an exploiter's rules, a portfolio or a profile
+    (`bot.strategies.resolve_strategy`); with `single`, a portfolio is the engine's error that
+    says to name one of its members (before any work)."""
     from gambler.bot.strategies import resolve_strategy
-    return resolve_strategy(spec)
+
+    resolved = resolve_strategy(spec)
+    if single:
+        from gambler.training.engine import encode_strategy
+        encode_strategy(resolved)
+    return resolved
 
 
 def strategy_kinds() -> str:
