@@ -1,0 +1,96 @@
+"""The opponent's statistics (`bot.opponent`), counted exactly on a recorded ACPC log."""
+
+from pathlib import Path
+
+import pytest
+
+from acpc_support import ACPC, NOLIMIT
+from gambler.bot.opponent import OpponentStats, size_bucket
+from gambler.evaluator import win_rate
+from gambler.protocol import load_game
+from gambler.protocol.logs import read_log
+from gambler.protocol.matchstate import MatchState
+from gambler.training.report import build_report
+
+GAME = load_game(NOLIMIT)
+LOG = Path(ACPC) / "example-nolimit.log"
+
+
+def seen_by(hand, name="gambler"):
+    """The final state of a logged hand as the dealer sends it to `name`."""
+    return MatchState(hand.names.index(name), hand.hand, hand.betting, hand.hole_cards, hand.board)
+
+
+def test_the_first_four_hands_of_a_real_log_counted_by_hand():
+    """example-nolimit.log, from gambler's seat (the opponent is `example`):
+
+    hand 0 (example small blind, position 1): c (facing the big blind, 1/2 pot: call, entered)
+        ... flop r10839 into 200 after a check: an open bet of (10,839 - 100) / 200 pots; gambler
+        folds.
+    hand 1 (example big blind): gambler folds at once; example never acts.
+    hand 2 (example small blind): r14886 (facing 1/2 pot: raise, entered), gambler r20000,
+        example c (facing 5,114 into 29,772: 0.17 pot: call); a showdown with 2c5s on
+        Kh9h3c4d3s, its last raise preflop (line 0).
+    hand 3 (example big blind): gambler folds.
+    """
+    hands = read_log(GAME, LOG)[:4]
+    stats = OpponentStats()
+    for hand in hands:
+        stats.observe(seen_by(hand))
+    small, big = stats.positions[1], stats.positions[0]
+    assert (small.hands, small.entered, big.hands, big.entered) == (2, 2, 2, 0)
+    assert small.rounds[0].opens == 0
+    assert small.rounds[0].facing[0] == [0, 2, 1]  # two calls and a raise, all at <= 1/2 pot
+    assert sum(map(sum, small.rounds[0].facing[1:])) == 0
+    assert (small.rounds[1].opens, small.rounds[1].bets) == (1, 1)
+    assert small.rounds[1].bet_sizes == [pytest.approx((10839 - 100) / 200)]
+    assert list(small.showdowns) == [0]
+    assert small.showdowns[0] == [pytest.approx(win_rate("2c5s", "Kh9h3c4d3s").v)]
+    assert all(r.opens == 0 and not any(map(any, r.facing)) for r in big.rounds)
+    assert big.showdowns == {}
+
+
+
+def test_hand_5_with_bets_of_every_size_counted_by_hand():
+    """STATE:5:r274c/cr1609c/cr3606c/r15910f (example the big blind, position 0):
+    preflop it calls 174 into 200 (0.87 pot: bucket 1); flop it checks, then calls 1,335 into
+    548 (2.44 pots: bucket 3); turn it checks, then calls 1,997 into 3,606 (0.55: bucket 1);
+    river it bets (15,910 - 3,606) / 7,212 = 1.71 pots and gambler folds."""
+    hand = read_log(GAME, LOG)[5]
+    stats = OpponentStats()
+    stats.observe(seen_by(hand))
+    big = stats.positions[0]
+    assert (big.hands, big.entered) == (1, 1)
+    calls = {(r, b) for r in range(4) for b in range(5) if big.rounds[r].facing[b] == [0, 1, 0]}
+    assert calls == {(0, 1), (1, 3), (2, 1)}
+    assert [(r.opens, r.bets) for r in big.rounds] == [(0, 0), (1, 0), (1, 0), (1, 1)]
+    assert big.rounds[3].bet_sizes == [pytest.approx((15910 - 3606) / 7212)]
+    assert big.showdowns == {} and stats.positions[1].hands == 0
+
+def test_the_whole_log_agrees_with_gambler_reports_vpip_and_fold_to_a_bet():
+    """Two counts made independently: `bot.opponent` and `training.report`'s style of the same
+    player over 2,000 hands."""
+    hands = read_log(GAME, LOG)
+    stats = OpponentStats(win_rate=lambda hole, board: 0.0)
+    for hand in hands:
+        stats.observe(seen_by(hand))
+    reports, _ = build_report([hands])
+    example = next(report for report in reports if report.name == "example")
+    counts = example.style.as_dict()["counts"]
+    assert sum(p.hands for p in stats.positions) == len(hands) == counts["hands"]
+    assert sum(p.entered for p in stats.positions) == counts["vpip"]
+    folds = sum(r.facing[b][0] for p in stats.positions for r in p.rounds
+                for b in range(len(r.facing)))
+    faced = sum(sum(r.facing[b]) for p in stats.positions for r in p.rounds
+                for b in range(len(r.facing)))
+    assert (folds, faced) == (counts["folds"], counts["faced_a_bet"])
+    # and the raises before the flop are the report's PFR hands at most (one per hand)
+    raised_preflop = sum(r.bets + sum(row[2] for row in r.facing)
+                         for p in stats.positions for r in p.rounds[:1])
+    assert raised_preflop >= counts["pfr"] > 0
+
+
+@pytest.mark.parametrize("size, bucket", [(0.0, 0), (0.5, 0), (0.51, 1), (1.0, 1), (2.0, 2),
+                                          (4.99, 3), (5.0, 3), (99.5, 4)])
+def test_size_buckets(size, bucket):
+    assert size_bucket(size) == bucket
