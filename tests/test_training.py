@@ -168,7 +168,7 @@ def test_match_refuses_bad_input_in_one_line():
     result = cli("gambler.training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
-        "profiles: default, default-v1, default-v2, handmade, price-aware, seed, v2-start; baselines: call, " \
+        "profiles: adaptive, default, default-v1, default-v2, handmade, price-aware, seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
         "catcher, prober, shover, sizer)"
 
