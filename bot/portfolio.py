@@ -8,15 +8,24 @@ profile, an exploiter or a deterministic baseline (`call`, `raise`, `allin`):
     members: [default, price-aware, catcher]
     exploration: 0.05        # gamma, in (0, 1]
     learning_rate: 0.01      # eta, per big blind; `auto`: gamma / (K R), the guarantee's
+    share: 0.001             # alpha, in [0, 1): Exp3.S's share, to follow an opponent that
+                             # changes (default 0: plain Exp3)
 
 **The rule: Exp3** (Auer, Cesa-Bianchi, Freund and Schapire, "The nonstochastic multiarmed bandit
 problem", 2002). Before hand t the bot holds an estimate S_k of member k's winnings so far (big
 blinds) and plays member k with probability
 
-    p_k = (1 - gamma) exp(eta S_k) / sum_j exp(eta S_j) + gamma / K,
+    p_k = (1 - gamma) w_k + gamma / K,   w_k = exp(eta S_k) / sum_j exp(eta S_j),
 
 drawing J with one uniform of the seeded stream `evaluator.rng.portfolio_uniform(seed, t)` (the
 first k whose cumulative probability exceeds it), so a match replays exactly.
+
+**Tracking** (Exp3.S, the same paper's section 8; Herbster and Warmuth's fixed share): with a
+share alpha > 0 the weights are, after each hand's update, w_k <- (1 - alpha) w_k + alpha / K, so
+no member's weight falls below alpha / K and a member that becomes the best after an opponent
+changes its play overtakes in about ln(K / alpha) / eta big blinds of estimated advantage, instead
+of having to make up everything the other earned before. Its guarantee is against the best
+sequence of members with a given number of switches.
 
 **The estimate.** After the hand, with r its all-in adjusted result (`hand_reward`: an all-in
 before the river scored by the exact equity of the cards shown, which is unbiased for the raw
@@ -61,7 +70,8 @@ from gambler.protocol.betting import Action, allin_round
 from gambler.protocol.matchstate import MatchState
 
 DETERMINISTIC_BASELINES = ("call", "raise", "allin")
-_KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate")
+_KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
+         "share")
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,7 @@ class Portfolio:
     strategies: tuple[object, ...]
     exploration: float = 0.05
     learning_rate: float | None = None
+    share: float = 0.0
     name: str = ""
     description: str = ""
     provenance: str = ""
@@ -90,8 +101,9 @@ class Portfolio:
 
 
 class Exp3:
-    """Exp3's state for K members: the estimated winnings `gains` (big blinds) and the rule
-    (module docstring). Pure: the caller draws the uniform and says who agreed.
+    """Exp3's state for K members: the estimated winnings `gains` (big blinds), the weights
+    exp(eta S_k) normalised (with a `share`, Exp3.S's: mixed with the uniform after each hand)
+    and the rule (module docstring). Pure: the caller draws the uniform and says who agreed.
 
     >>> rule = Exp3(2, exploration=0.1, learning_rate=0.5)
     >>> rule.probabilities()
@@ -104,20 +116,17 @@ class Exp3:
     [0.157283, 0.842717]
     """
 
-    def __init__(self, members: int, exploration: float, learning_rate: float):
+    def __init__(self, members: int, exploration: float, learning_rate: float,
+                 share: float = 0.0):
         self.exploration = exploration
         self.learning_rate = learning_rate
+        self.share = share
         self.gains = [0.0] * members
+        self.weights = [1.0 / members] * members  # exp(eta S) normalised, the share mixed in
 
     def probabilities(self) -> list[float]:
-        members = len(self.gains)
-        top = max(self.gains)
-        weights = [math.exp(self.learning_rate * (gain - top)) for gain in self.gains]
-        total = 0.0
-        for weight in weights:
-            total += weight
-        floor = self.exploration / members
-        return [(1.0 - self.exploration) * weight / total + floor for weight in weights]
+        floor = self.exploration / len(self.weights)
+        return [(1.0 - self.exploration) * weight + floor for weight in self.weights]
 
     def choose(self, uniform: float, probabilities: list[float] | None = None) -> int:
         """The member for a draw in [0, 1): the first whose cumulative probability exceeds it
@@ -143,6 +152,15 @@ class Exp3:
                      for member in range(len(self.gains))]
         for member, estimate in enumerate(estimates):
             self.gains[member] += estimate
+        logs = [math.log(weight) + self.learning_rate * estimate
+                for weight, estimate in zip(self.weights, estimates)]
+        top = max(logs)
+        powers = [math.exp(value - top) for value in logs]
+        total = 0.0
+        for power in powers:
+            total += power
+        mix = self.share / len(powers)
+        self.weights = [(1.0 - self.share) * power / total + mix for power in powers]
         return estimates
 
 
@@ -220,13 +238,16 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
     learning_rate = None if rate == "auto" else _number(rate, f"{source}: learning_rate")
     if learning_rate is not None and learning_rate <= 0:
         raise ProfileError(f"{source}: learning_rate: {learning_rate} is not above 0 (or auto)")
+    share = _number(document.get("share", 0.0), f"{source}: share")
+    if not 0 <= share < 1:
+        raise ProfileError(f"{source}: share: {share} is not in [0, 1)")
     text_fields = {}
     for key in ("name", "description", "provenance"):
         value = document.get(key, "")
         if not isinstance(value, str):
             raise ProfileError(f"{source}: {key}: text expected")
         text_fields[key] = value
-    return Portfolio(tuple(members), tuple(strategies), exploration, learning_rate,
+    return Portfolio(tuple(members), tuple(strategies), exploration, learning_rate, share,
                      **text_fields)
 
 
@@ -261,7 +282,7 @@ class PortfolioStrategy:
         self.names = [getattr(member, "name", spec) or spec
                       for member, spec in zip(self.members, portfolio.members)]
         self.rule = Exp3(len(self.members), portfolio.exploration,
-                         portfolio.rate_for(stack / big_blind))
+                         portfolio.rate_for(stack / big_blind), portfolio.share)
         self.hand: int | None = None
         self.chosen = 0
         self.probabilities: list[float] = []

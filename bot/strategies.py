@@ -215,16 +215,20 @@ def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
 def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
     exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
-    or shipped profile that says `kind: portfolio`) or a `Profile`. A name that is none of these
+    or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`) or a
+    `Profile`. A name that is none of these
     is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
     if spec in shipped_exploiter_names() or is_exploiter_file(spec):
         return load_exploiter(spec)
     from gambler.bot.portfolio import is_portfolio_file, load_portfolio
+    from gambler.bot.switch import is_switch_file, load_switch
 
     if is_portfolio_file(spec):
         return load_portfolio(spec)
+    if is_switch_file(spec):
+        return load_switch(spec)
     try:
         return load_profile(spec)
     except ProfileError as error:
@@ -275,4 +279,9 @@ def load_strategy(spec: str, seed: int = 0, samples: int | None = None, game=Non
             from gambler.protocol.gamedef import load_game
             game = load_game()
         return PortfolioStrategy(resolved, game.big_blind, min(game.stacks), rate, seed)
+    from gambler.bot.switch import Switch, SwitchStrategy
+
+    if isinstance(resolved, Switch):
+        return SwitchStrategy(resolved, member_strategy(resolved.first, rate, seed),
+                              member_strategy(resolved.then, rate, seed))
     return member_strategy(resolved, rate, seed)

@@ -11,6 +11,7 @@ from acpc_support import NOLIMIT
 from gambler.bot.params import ProfileError
 from gambler.bot.portfolio import Exp3, PortfolioStrategy, hand_reward, parse_portfolio
 from gambler.bot.strategies import load_strategy, member_strategy, resolve_strategy
+from gambler.bot.switch import Switch, SwitchStrategy, parse_switch
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import compute_deal_set
@@ -24,9 +25,9 @@ NARROW = str(DATA / "v2-narrow.yaml")
 V3 = str(DATA / "v3-defend.yaml")
 
 
-def portfolio(members, exploration=0.1, learning_rate=0.05):
+def portfolio(members, exploration=0.1, learning_rate=0.05, share=0.0):
     text = (f"kind: portfolio\nname: test\nmembers: {list(members)!r}\n"
-            f"exploration: {exploration}\nlearning_rate: {learning_rate}\n")
+            f"exploration: {exploration}\nlearning_rate: {learning_rate}\nshare: {share}\n")
     return parse_portfolio(text.replace("'", '"'), source="test.yaml")
 
 
@@ -53,12 +54,36 @@ def test_exp3_follows_a_sequence_worked_by_hand():
     assert rule.choose(0.9999999999999999999) == 2
 
 
-def test_exp3_gains_and_draws_are_what_the_docstring_says_for_many_members():
+
+def test_exp3_s_mixes_a_share_of_the_uniform_into_the_weights():
+    """Exp3.S with alpha = 0.2, two members, gamma 0.1, eta 1: member 1 plays alone and wins 3
+    big blinds at p = 1/2: its estimate is 6, the weights before the share (1, e^6) / (1 + e^6)
+    = (0.002473, 0.997527), after it 0.8 w + 0.1 = (0.101979, 0.898021); p = 0.9 w + 0.05."""
+    rule = Exp3(2, exploration=0.1, learning_rate=1.0, share=0.2)
+    assert rule.update(3.0, [False, True]) == [0.0, 6.0]
+    w = 1 / (1 + math.exp(6))
+    assert rule.weights == pytest.approx([0.8 * w + 0.1, 0.8 * (1 - w) + 0.1], rel=1e-12)
+    assert rule.weights == pytest.approx([0.101979, 0.898021], abs=1e-6)
+    assert rule.probabilities() == pytest.approx([0.9 * 0.101979 + 0.05, 0.9 * 0.898021 + 0.05],
+                                                 abs=1e-6)
+    # However far behind, a member keeps alpha / K of the weight: a follow-up in a few hands.
+    for _ in range(50):
+        rule.update(100.0, [False, True])
+    assert rule.weights[0] == pytest.approx(0.1)
+    assert Exp3(2, 0.1, 1.0).weights == [0.5, 0.5]
+
+def test_exp3_weights_and_draws_are_what_the_docstring_says_for_many_members():
+    """Four members, updates that leave estimates (1, -3, 10, 0) with eta 0.1: the weights are
+    exp(eta S) normalised, p = 0.8 w + 0.05, and a draw picks by cumulative probability."""
     rule = Exp3(4, exploration=0.2, learning_rate=0.1)
-    rule.gains = [1.0, -3.0, 10.0, 0.0]
+    rule.update(1.0, [True, False, False, False], [1.0, 0.0, 0.0, 0.0])
+    rule.update(-3.0, [False, True, False, False], [0.0, 1.0, 0.0, 0.0])
+    rule.update(10.0, [False, False, True, False], [0.0, 0.0, 1.0, 0.0])
+    assert rule.gains == [1.0, -3.0, 10.0, 0.0]
+    powers = [math.exp(0.1 * g) for g in rule.gains]
+    assert rule.weights == pytest.approx([w / sum(powers) for w in powers], rel=1e-12)
     p = rule.probabilities()
-    weights = [math.exp(0.1 * (g - 10.0)) for g in rule.gains]
-    assert p == pytest.approx([0.8 * w / sum(weights) + 0.05 for w in weights], rel=1e-12)
+    assert p == pytest.approx([0.8 * w / sum(powers) + 0.05 for w in powers], rel=1e-12)
     assert sum(p) == pytest.approx(1.0)
     cumulative = np.cumsum(p)
     for u in np.linspace(0, 0.999, 97):
@@ -76,6 +101,7 @@ def test_exp3_gains_and_draws_are_what_the_docstring_says_for_many_members():
     ("kind: portfolio\nmembers: [default, seed]\nlearning_rate: fast\n",
      "learning_rate: a number expected, got 'fast'"),
     ("kind: portfolio\nmembers: [default, seed]\nrule: exp4\n", "unknown key 'rule'"),
+    ("kind: portfolio\nmembers: [default, seed]\nshare: 1\n", "share: 1.0 is not in [0, 1)"),
     ("kind: profile\nmembers: [default, seed]\n", "not a portfolio"),
 ])
 def test_a_bad_portfolio_file_names_the_file_and_the_field(text, message):
@@ -120,7 +146,12 @@ def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate):
     table = {}
     bot = PortfolioStrategy(chosen_portfolio, NL.big_blind, min(NL.stacks),
                             win_rate=lookup_rate(table), seed=seed)
-    opponent = member_strategy(resolve_strategy(opponent_name), lookup_rate(table), seed)
+    resolved = resolve_strategy(opponent_name)
+    if isinstance(resolved, Switch):
+        opponent = SwitchStrategy(resolved, *(member_strategy(part, lookup_rate(table), seed)
+                                              for part in (resolved.first, resolved.then)))
+    else:
+        opponent = member_strategy(resolved, lookup_rate(table), seed)
     rewards = []
     for h in range(len(deals) * (2 if duplicate else 1)):
         deal = h // 2 if duplicate else h
@@ -155,7 +186,7 @@ def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate):
 @pytest.mark.parametrize("seat, duplicate", [(0, True), (1, False)])
 def test_the_engine_plays_a_portfolio_hand_for_hand_as_the_tcp_bot(deals, members, opponent,
                                                                     seat, duplicate):
-    chosen = portfolio(members)
+    chosen = portfolio(members, share=0.01 if seat else 0.0)
     seed = 17
     games = deals.slice(0, 150) if duplicate else deals
     bot, rewards = tcp_match(chosen, opponent, games, seat, seed, duplicate)
@@ -167,6 +198,7 @@ def test_the_engine_plays_a_portfolio_hand_for_hand_as_the_tcp_bot(deals, member
     assert match.probabilities.tolist() == [row[3] for row in bot.history]  # to the last bit
     assert match.adjusted.tolist() == rewards
     assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
     # The test means something: several members played, and they disagreed on many hands.
     assert len(set(match.chosen.tolist())) >= 2
     assert (~match.agreed).any(axis=1).sum() > 20
@@ -338,3 +370,36 @@ def test_a_portfolio_in_a_training_pool_is_a_config_error(tmp_path):
     config.write_text(f"opponents: {{seed: 1, {tmp_path / 'duo.yaml'}: 1}}\n")
     with pytest.raises(ConfigError, match="a portfolio cannot be a training opponent yet"):
         load_config(config)
+
+
+def test_a_switching_opponent_is_played_hand_for_hand_across_the_switch(deals, tmp_path):
+    """`prober` for the first 120 hands, then `call`: the engine's two parts, the estimates
+    carried across, are the TCP bot's one match; the portfolio moves to price-aware after the
+    switch (it wins far more against call)."""
+    path = tmp_path / "switch.yaml"
+    path.write_text("kind: switch\nfirst: prober\nthen: call\nat: 120\n")
+    chosen = portfolio(["default", "price-aware"], exploration=0.1, learning_rate=0.02,
+                       share=0.001)
+    games = deals.slice(0, 150)
+    bot, rewards = tcp_match(chosen, str(path), games, 0, 17, True)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(str(path)), games, 17,
+                           NL.big_blind, min(NL.stacks))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
+    assert match.probabilities[-1, 1] > 0.9 > match.probabilities[119, 1]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("kind: switch\nfirst: seed\nthen: call\n", "at: a hand number"),
+    ("kind: switch\nfirst: seed\nat: 10\n", "then: a strategy's name or path expected"),
+    ("kind: switch\nfirst: seed\nthen: nosuch\nat: 10\n", "then (nosuch): no profile file"),
+    ("kind: switch\nfirst: adaptive\nthen: call\nat: 10\n", "first (adaptive): a single"),
+    ("kind: switch\nfirst: seed\nthen: call\nat: 10\nwhen: 3\n", "unknown key 'when'"),
+])
+def test_a_bad_switch_file_names_the_field(text, message):
+    with pytest.raises(ProfileError) as error:
+        parse_switch(text, source="s.yaml")
+    assert str(error.value).startswith("s.yaml: ") and message in str(error.value)

@@ -822,7 +822,12 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
     if isinstance(spec, Exploiter):
         return EXPLOITER, exploiter_vector(spec)
     from gambler.bot.portfolio import Portfolio
+    from gambler.bot.switch import Switch
 
+    if isinstance(spec, Switch):
+        raise EngineError(f"{spec.name or 'a switch'} switches strategy at hand {spec.at:,}: "
+                          "the fast engine plays it against a portfolio only (or use "
+                          "--engine dealer)")
     if isinstance(spec, Portfolio):
         raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, gambler "
                           "and gambler-report take one; LBR, the exploiter search and training "

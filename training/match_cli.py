@@ -188,6 +188,10 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
     started = time.perf_counter()
     from gambler.bot.portfolio import Portfolio
 
+    if engine == "fast" and not any(isinstance(strategy, Portfolio) for strategy in strategies):
+        from gambler.training.engine import encode_strategy
+        for strategy in strategies:  # a switch plays the fast engine against a portfolio only
+            encode_strategy(strategy)
     if engine == "fast" and any(isinstance(strategy, Portfolio) for strategy in strategies):
         chips, deals = portfolio_match(*strategies, hands, seed, game)
     elif engine == "fast":

@@ -24,7 +24,8 @@ from typing import NamedTuple
 import numpy as np
 from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
-from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, _play_ranged,
+from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, EngineError,
+                                     _play_ranged,
                                      _range_context, adjusted_payoff_of, encode_strategy,
                                      is_range_aware, payoff_of)
 
@@ -39,24 +40,35 @@ class PortfolioMatch(NamedTuple):
     chosen: np.ndarray         # int64: the member that played
     probabilities: np.ndarray  # float64[..., K]: the probabilities it was drawn with
     agreed: np.ndarray         # bool[..., K]: the members that agreed with the hand
-    gains: np.ndarray          # float64[..., K]: the estimates after the last hand
+    gains: np.ndarray          # float64[K]: the estimates after the last hand
+    weights: np.ndarray        # float64[K]: Exp3's weights after the last hand
 
 
 @helper
-def exp3_probabilities(gains, exploration, learning_rate, out):
+def exp3_probabilities(weights, exploration, out):
     """`bot.portfolio.Exp3.probabilities`, in its order of operations."""
-    members = gains.shape[0]
-    top = gains[0]
+    floor = exploration / weights.shape[0]
+    for k in range(weights.shape[0]):
+        out[k] = (1.0 - exploration) * weights[k] + floor
+
+
+@helper
+def exp3_weights(weights, estimates, learning_rate, share, work):
+    """`bot.portfolio.Exp3.update`'s new weights, in its order of operations (`work`: scratch)."""
+    members = weights.shape[0]
+    for k in range(members):
+        work[k] = math.log(weights[k]) + learning_rate * estimates[k]
+    top = work[0]
     for k in range(1, members):
-        if gains[k] > top:
-            top = gains[k]
+        if work[k] > top:
+            top = work[k]
     total = 0.0
     for k in range(members):
-        out[k] = math.exp(learning_rate * (gains[k] - top))
-        total += out[k]
-    floor = exploration / members
+        work[k] = math.exp(work[k] - top)
+        total += work[k]
+    mix = share / members
     for k in range(members):
-        out[k] = (1.0 - exploration) * out[k] / total + floor
+        weights[k] = (1.0 - share) * work[k] / total + mix
 
 
 @helper
@@ -87,9 +99,12 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                     seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind,
-                     chips, adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
+                     seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
+                     big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
+                     tables, preflop_v):
     members = member_kinds.shape[0]
+    estimates = np.empty(members, dtype=np.float64)
+    work = np.empty(members, dtype=np.float64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     replay = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     trace = np.empty((_TRACE_ROWS, 3), dtype=np.int64)
@@ -109,7 +124,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
         position = (h + seat) % 2
-        exp3_probabilities(gains, exploration, learning_rate, p)
+        exp3_probabilities(weights, exploration, p)
         probabilities[h] = p
         pick = exp3_choose(p, portfolio_uniform(seed, hand_number))
         chosen[h] = pick
@@ -142,17 +157,20 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
                 share += p[k]
         reward = adjusted[h] / big_blind
         for k in range(members):
-            if agreed[h, k]:
-                gains[k] += reward / share
+            estimates[k] = reward / share if agreed[h, k] else 0.0
+            gains[k] += estimates[k]
+        exp3_weights(weights, estimates, learning_rate, tracking, work)
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                  seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind, chips,
-                  adjusted, chosen, probabilities, agreed, gains, tables, preflop_v):
+                  seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
+                  big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
+                  tables, preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
-                     seed, first_hand, seat, duplicate, exploration, learning_rate, big_blind,
-                     chips, adjusted, chosen, probabilities, agreed, gains, tables, preflop_v)
+                     seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
+                     big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
+                     tables, preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -163,11 +181,18 @@ def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
-                   stack: int, seat: int = 0, duplicate: bool = True,
-                   first_hand: int = 0) -> PortfolioMatch:
+                   stack: int, seat: int = 0, duplicate: bool = True, first_hand: int = 0,
+                   start=None) -> PortfolioMatch:
     """A portfolio (`bot.portfolio.Portfolio`) in seat `seat` against `opponent` (what
     `encode_strategy` takes) over `deal_set` (a `training.deals.DealSet`): one match of twice
-    as many hands as deals (`duplicate`) or as many, as the module docstring says."""
+    as many hands as deals (`duplicate`) or as many, as the module docstring says. `start`: a
+    match whose estimates and weights this one continues (default: from scratch); a
+    `bot.switch.Switch` opponent is played in two parts, the second continuing the first."""
+    from gambler.bot.switch import Switch
+
+    if isinstance(opponent, Switch):
+        return _play_switch(rules, portfolio, opponent, deal_set, seed, big_blind, stack, seat,
+                            duplicate, first_hand)
     member_kinds, member_params = encode_portfolio(portfolio)
     opponent_kind, opponent_params = encode_strategy(opponent)
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
@@ -179,9 +204,36 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     members = member_kinds.shape[0]
     match = PortfolioMatch(np.zeros(hands), np.zeros(hands), np.zeros(hands, dtype=np.int64),
                            np.zeros((hands, members)), np.zeros((hands, members), dtype=np.bool_),
-                           np.zeros(members))
+                           np.zeros(members) if start is None else start.gains.copy(),
+                           np.full(members, 1.0 / members) if start is None
+                           else start.weights.copy())
     _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals, seed,
                   first_hand, seat, duplicate, portfolio.exploration,
-                  portfolio.rate_for(stack / big_blind), float(big_blind), *match, tables,
-                  preflop_v)
+                  portfolio.rate_for(stack / big_blind), portfolio.share, float(big_blind),
+                  *match, tables, preflop_v)
     return match
+
+
+def _play_switch(rules, portfolio, switch, deal_set, seed, big_blind, stack, seat, duplicate,
+                 first_hand) -> PortfolioMatch:
+    """`play_portfolio` against a switch: the hands before `switch.at` against `first`, the rest
+    against `then`, from the estimates the first part ended with."""
+    per_deal = 2 if duplicate else 1
+    hands = deal_set.v.shape[0] * per_deal
+    split = min(max(switch.at - first_hand, 0), hands)
+    if split % per_deal:
+        raise EngineError(f"a duplicate match switches between the two hands of a deal (hand "
+                          f"{switch.at:,}): use an even hand number")
+    parts = []
+    previous = None
+    for opponent, start, stop in ((switch.first, 0, split), (switch.then, split, hands)):
+        if stop > start:
+            part = play_portfolio(rules, portfolio, opponent,
+                                  deal_set.slice(start // per_deal, stop // per_deal), seed,
+                                  big_blind, stack, seat=(seat + start) % 2, duplicate=duplicate,
+                                  first_hand=first_hand + start, start=previous)
+            previous = part
+            parts.append(part)
+    return PortfolioMatch(*(np.concatenate([getattr(part, name) for part in parts])
+                            for name in PortfolioMatch._fields[:-2]), previous.gains,
+                          previous.weights)
