@@ -111,6 +111,9 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
     if hasattr(strategy, "win_rate") or hasattr(strategy, "members"):
         how = (f" with Monte Carlo win rates ({samples:,} deals)" if samples
                else " with exact win rates")
+    rule = (f"\ngambler: {strategy.name}: "
+            f"{strategy.portfolio.describe(min(game.stacks) / game.big_blind)}"
+            if hasattr(strategy, "portfolio") else "")
     stopped = None  # the one-line error that ended the match early
     with connection:
         from gambler import evaluator
@@ -120,7 +123,7 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
         events = player.events()
         if not quiet:
             events.on_first_state = lambda state: click.echo(
-                f"gambler: playing {strategy.name}{how} at {host}:{port}", err=True)
+                f"gambler: playing {strategy.name}{how} at {host}:{port}{rule}", err=True)
         try:
             connection.send_version()
         except OSError:

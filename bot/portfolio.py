@@ -50,9 +50,10 @@ G_k being member k's winnings had it played every hand. `learning_rate: auto` ta
 largest eta with the guarantee, gamma / (K R). At no-limit's chip range that bound is loose
 (for K = 4, gamma = 0.05 and 200 big blinds, ln K / eta is 22,000 big blinds): a larger rate
 learns in the hands a match has, and gives up the worst-case bound; `gambler --params FILE`
-says which a file uses.
+says which a file uses (`Portfolio.describe`). (With a share, the bound above is Exp3's, alpha =
+0; Exp3.S's is against the best sequence of members with a given number of switches.)
 
-`PortfolioStrategy` plays a portfolio over TCP; `training.engine` plays it in the fast engine
+`PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
 
@@ -69,7 +70,6 @@ from gambler.errors import read_text
 from gambler.protocol.betting import Action, allin_round
 from gambler.protocol.matchstate import MatchState
 
-DETERMINISTIC_BASELINES = ("call", "raise", "allin")
 _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
          "share")
 
@@ -98,6 +98,22 @@ class Portfolio:
         """Whether eta R K / gamma <= 1: the regret bound of the module docstring holds."""
         rate = self.rate_for(stack_big_blinds)
         return rate * stack_big_blinds * len(self.members) <= self.exploration * (1 + 1e-12)
+
+    def describe(self, stack_big_blinds: float) -> str:
+        """One line on the rule: members, gamma, eta and whether the regret bound holds.
+
+        >>> Portfolio(("a", "b"), ("call", "raise"), 0.02, 0.005, 0.001).describe(200.0)
+        'Exp3.S over 2 members (a, b): exploration 0.02, learning rate 0.005 per big blind (above 5e-05, the largest with the regret bound: none), share 0.001'
+        """
+        rate = self.rate_for(stack_big_blinds)
+        largest = self.exploration / (len(self.members) * stack_big_blinds)
+        bound = ("the regret bound holds" if self.guaranteed(stack_big_blinds) else
+                 f"above {largest:.3g}, the largest with the regret bound: none")
+        rule = "Exp3.S" if self.share else "Exp3"
+        share = f", share {self.share:g}" if self.share else ""
+        return (f"{rule} over {len(self.members)} members ({', '.join(self.members)}): "
+                f"exploration {self.exploration:g}, learning rate {rate:.3g} per big blind "
+                f"({bound}){share}")
 
 
 class Exp3:

@@ -120,6 +120,9 @@ def test_a_portfolio_file_is_found_wherever_a_profile_is_named(tmp_path):
     # auto: the largest rate with the guarantee, gamma / (K R)
     assert resolved.rate_for(200.0) == pytest.approx(0.05 / (3 * 200))
     assert resolved.guaranteed(200.0)
+    assert resolved.describe(200.0) == (
+        "Exp3 over 3 members (default, price-aware, catcher): exploration 0.05, learning rate "
+        "8.33e-05 per big blind (the regret bound holds)")
     assert not portfolio(["default", "seed"], 0.05, 0.01).guaranteed(200.0)
     strategy = load_strategy(str(path), game=NL)
     assert isinstance(strategy, PortfolioStrategy)
