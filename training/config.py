@@ -40,7 +40,8 @@ def _default_exploit() -> dict:
             "keep": 0}
 
 
-def _default_proposal() -> dict[str, float]:
+def default_proposal() -> dict[str, float]:
+    """The default training proposal: a step's standard deviation for each kind of number."""
     return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0,
             "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03, "probability": 0.1,
             "size": 0.3, "slope": 0.3}
@@ -62,7 +63,7 @@ class TrainConfig:
     steps_per_parameter: int = 5         # annealing steps on a parameter per pass
     temperature_start: float = 30.0      # mbb/hand
     temperature_end: float = 1.0         # mbb/hand; geometric cooling in between
-    proposal: dict[str, float] = field(default_factory=_default_proposal)
+    proposal: dict[str, float] = field(default_factory=default_proposal)
     lbr: dict = field(default_factory=_default_lbr)  # local best response in the objective
     exploit: dict = field(default_factory=_default_exploit)  # exploiter searches (every 0: off)
     tune: list[str] = field(default_factory=lambda: ["*"])  # which tunable numbers move (globs)
@@ -123,7 +124,7 @@ def parse_config(document, source: str = "<config>") -> TrainConfig:
         elif key == "proposal":
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: proposal: expected a mapping by kind")
-            merged = _default_proposal()
+            merged = default_proposal()
             _known_keys(value, _PROPOSAL_KINDS, "proposal", source, noun="kind")
             for kind, scale in value.items():
                 merged[kind] = _positive(scale, f"proposal.{kind}", source)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gambler.training.anneal import propose
-from gambler.training.config import _default_proposal
+from gambler.training.config import default_proposal
 from gambler.training.engine import (PROFILE, encode_strategy, play_deals, play_population,
                                      profile_vector)
 
@@ -52,7 +52,7 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
         scores[name] = _mbb(adjusted, big_blind)
     best_name = max(scores, key=scores.get)
     best, best_score = starts[best_name], scores[best_name]
-    scales = _default_proposal()
+    scales = default_proposal()
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         entries = best.tunable()

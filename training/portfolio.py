@@ -10,10 +10,10 @@ A match is played as `gambler-dealer` plays it: the portfolio (in seat `seat`) h
 (h + seat) % 2 in hand h, the positions rotating every hand; in a duplicate match hand 2k + 1
 repeats the cards of hand 2k (deal k of the deal set), so each seat plays each deal once from
 each position, otherwise hand h plays deal h. Hand number `first_hand + h` seeds the draw and
-every member's mixed play. Whether a member other than the
-one drawn agrees with the hand is found by replaying the hand with it in the drawn one's place
-(the same generator state for a random opponent): the replay's actions equal the hand's exactly
-when the member takes the actions taken at each of the portfolio's decisions.
+every member's mixed play. Whether a member other than the one drawn agrees with the hand is
+found by replaying the hand with it in the drawn one's place (the same generator state for a
+random opponent): the replay's actions equal the hand's exactly when the member takes the
+actions taken at each of the portfolio's decisions.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+
 from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, EngineError,
-                                     _play_ranged,
-                                     _range_context, adjusted_payoff_of, encode_strategy,
-                                     is_range_aware, payoff_of)
+                                     _play_ranged, _range_context, adjusted_payoff_of,
+                                     encode_strategy, is_range_aware, payoff_of)
 
 _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 
@@ -35,11 +35,11 @@ _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 class PortfolioMatch(NamedTuple):
     """What a portfolio's match recorded, hand h in row h."""
 
-    chips: np.ndarray          # float64: the portfolio's chips, raw
-    adjusted: np.ndarray       # float64: the same, all-in adjusted
-    chosen: np.ndarray         # int64: the member that played
-    probabilities: np.ndarray  # float64[..., K]: the probabilities it was drawn with
-    agreed: np.ndarray         # bool[..., K]: the members that agreed with the hand
+    chips: np.ndarray          # float64[hands]: the portfolio's chips, raw
+    adjusted: np.ndarray       # float64[hands]: the same, all-in adjusted
+    chosen: np.ndarray         # int64[hands]: the member that played
+    probabilities: np.ndarray  # float64[hands, K]: the probabilities it was drawn with
+    agreed: np.ndarray         # bool[hands, K]: the members that agreed with the hand
     gains: np.ndarray          # float64[K]: the estimates after the last hand
     weights: np.ndarray        # float64[K]: Exp3's weights after the last hand
 
