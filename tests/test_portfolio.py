@@ -177,6 +177,7 @@ def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate):
         final = MatchState(position, h, state, shown, board[:state.board_cards_visible])
         rewards.append(hand_reward(final))
         bot.hand_ended(final)
+        bot.final_states = getattr(bot, "final_states", []) + [final]
     return bot, rewards
 
 
@@ -406,3 +407,26 @@ def test_a_bad_switch_file_names_the_field(text, message):
     with pytest.raises(ProfileError) as error:
         parse_switch(text, source="s.yaml")
     assert str(error.value).startswith("s.yaml: ") and message in str(error.value)
+
+
+def test_the_engines_hands_read_back_as_the_states_the_dealer_sends(deals):
+    """A match played with traces: `hand_states` rebuilds each hand's final state from the
+    portfolio's seat (the opponent's cards only at a showdown) exactly as the TCP bot received
+    it, so the opponent's counts from the engine's match are the TCP bot's."""
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training.portfolio import hand_states
+
+    chosen = portfolio(["default", "price-aware"], share=0.001)
+    games = deals.slice(0, 100)
+    bot, _ = tcp_match(chosen, "shover", games, 1, 23, True)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("shover"), games, 23,
+                           NL.big_blind, min(NL.stacks), seat=1, traces=True)
+    states = hand_states(match, games, NL, seat=1)
+    assert states == bot.final_states
+    assert sum(not any(state.betting.folded) for state in states) > 10  # showdowns shown
+    counts = [OpponentStats(win_rate=lambda hole, board: 0.5) for _ in range(2)]
+    for state, seen in zip(states, bot.final_states):
+        counts[0].observe(state)
+        counts[1].observe(seen)
+    assert counts[0].as_dict() == counts[1].as_dict()
+    assert counts[0].positions[0].hands + counts[0].positions[1].hands == 200

@@ -42,6 +42,8 @@ class PortfolioMatch(NamedTuple):
     agreed: np.ndarray         # bool[hands, K]: the members that agreed with the hand
     gains: np.ndarray          # float64[K]: the estimates after the last hand
     weights: np.ndarray        # float64[K]: Exp3's weights after the last hand
+    traces: np.ndarray         # int64[hands, rows, 3]: each hand's actions (round, code,
+                               # raise-to; -1 after the last), if asked for (else [0, rows, 3])
 
 
 @helper
@@ -101,7 +103,7 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                     tables, preflop_v):
+                     traces, tables, preflop_v):
     members = member_kinds.shape[0]
     estimates = np.empty(members, dtype=np.float64)
     work = np.empty(members, dtype=np.float64)
@@ -138,6 +140,8 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         _play_member(rules, kinds, params, member_params[pick], opponent_params, position,
                      deals.v[deal], rng_start, seed, hand_number, trace, hand, ranged, holes, board,
                      tables, preflop_v)
+        if traces.shape[0] > 0:
+            traces[h] = trace
         sign = 1.0 if position == 0 else -1.0
         chips[h] = sign * payoff_of(hand, deals.outcomes[deal])
         adjusted[h] = sign * adjusted_payoff_of(hand, deals.outcomes[deal],
@@ -166,11 +170,11 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                   big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                  tables, preflop_v):
+                  traces, tables, preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                     tables, preflop_v)
+                     traces, tables, preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -182,17 +186,18 @@ def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
                    stack: int, seat: int = 0, duplicate: bool = True, first_hand: int = 0,
-                   start=None) -> PortfolioMatch:
+                   start=None, traces: bool = False) -> PortfolioMatch:
     """A portfolio (`bot.portfolio.Portfolio`) in seat `seat` against `opponent` (what
     `encode_strategy` takes) over `deal_set` (a `training.deals.DealSet`): one match of twice
     as many hands as deals (`duplicate`) or as many, as the module docstring says. `start`: a
     match whose estimates and weights this one continues (default: from scratch); a
-    `bot.switch.Switch` opponent is played in two parts, the second continuing the first."""
+    `bot.switch.Switch` opponent is played in two parts, the second continuing the first. With
+    `traces`, each hand's actions are kept (`hand_states` reads them back)."""
     from gambler.bot.switch import Switch
 
     if isinstance(opponent, Switch):
         return _play_switch(rules, portfolio, opponent, deal_set, seed, big_blind, stack, seat,
-                            duplicate, first_hand)
+                            duplicate, first_hand, traces)
     member_kinds, member_params = encode_portfolio(portfolio)
     opponent_kind, opponent_params = encode_strategy(opponent)
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
@@ -206,7 +211,9 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                            np.zeros((hands, members)), np.zeros((hands, members), dtype=np.bool_),
                            np.zeros(members) if start is None else start.gains.copy(),
                            np.full(members, 1.0 / members) if start is None
-                           else start.weights.copy())
+                           else start.weights.copy(),
+                           np.full((hands if traces else 0, _TRACE_ROWS, 3), -1,
+                                   dtype=np.int64))
     _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals, seed,
                   first_hand, seat, duplicate, portfolio.exploration,
                   portfolio.rate_for(stack / big_blind), portfolio.share, float(big_blind),
@@ -215,7 +222,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
 
 
 def _play_switch(rules, portfolio, switch, deal_set, seed, big_blind, stack, seat, duplicate,
-                 first_hand) -> PortfolioMatch:
+                 first_hand, traces) -> PortfolioMatch:
     """`play_portfolio` against a switch: the hands before `switch.at` against `first`, the rest
     against `then`, from the estimates the first part ended with."""
     per_deal = 2 if duplicate else 1
@@ -231,9 +238,36 @@ def _play_switch(rules, portfolio, switch, deal_set, seed, big_blind, stack, sea
             part = play_portfolio(rules, portfolio, opponent,
                                   deal_set.slice(start // per_deal, stop // per_deal), seed,
                                   big_blind, stack, seat=(seat + start) % 2, duplicate=duplicate,
-                                  first_hand=first_hand + start, start=previous)
+                                  first_hand=first_hand + start, start=previous,
+                                  traces=traces)
             previous = part
             parts.append(part)
     return PortfolioMatch(*(np.concatenate([getattr(part, name) for part in parts])
-                            for name in PortfolioMatch._fields[:-2]), previous.gains,
-                          previous.weights)
+                            for name in PortfolioMatch._fields[:-3]), previous.gains,
+                          previous.weights, np.concatenate([part.traces for part in parts]))
+
+
+def hand_states(match: PortfolioMatch, deal_set, game, seat: int = 0, duplicate: bool = True,
+                first_hand: int = 0) -> list:
+    """The final state of each hand of a match played with `traces`, as the dealer sends it to
+    the portfolio (`protocol.matchstate.MatchState`: its position, the whole betting, its own
+    cards and the opponent's only after a showdown): what `bot.opponent.OpponentStats` counts."""
+    from gambler.protocol.betting import Action, BettingState
+    from gambler.protocol.matchstate import MatchState
+    from gambler.training.engine import CALL_CODE, FOLD_CODE
+
+    states = []
+    for h, trace in enumerate(match.traces):
+        deal = h // 2 if duplicate else h
+        position = (h + seat) % 2
+        betting = BettingState.start(game)
+        for _, code, amount in trace[trace[:, 0] >= 0]:
+            betting = betting.apply(Action("f") if code == FOLD_CODE else Action("c")
+                                    if code == CALL_CODE else Action("r", int(amount)))
+        holes = tuple(tuple(int(card) for card in deal_set.holes[deal, p]) for p in range(2))
+        shown = tuple(holes[p] if p == position or not any(betting.folded) else ()
+                      for p in range(2))
+        board = tuple(int(card) for card in deal_set.boards[deal])
+        states.append(MatchState(position, first_hand + h, betting, shown,
+                                 board[:betting.board_cards_visible]))
+    return states
