@@ -430,3 +430,17 @@ def test_the_engines_hands_read_back_as_the_states_the_dealer_sends(deals):
         counts[1].observe(seen)
     assert counts[0].as_dict() == counts[1].as_dict()
     assert counts[0].positions[0].hands + counts[0].positions[1].hands == 200
+
+
+def test_gambler_match_says_workers_do_not_apply_to_a_portfolio():
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "gambler.training.match_cli", "adaptive",
+                             "seed", "--hands", "200", "--workers", "2", "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "a portfolio's match is played hand after hand on one thread" in result.stderr
+    import json
+
+    assert json.loads(result.stdout)["hands"] == 200

@@ -193,6 +193,9 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
         for strategy in strategies:  # a switch plays the fast engine against a portfolio only
             encode_strategy(strategy)
     if engine == "fast" and any(isinstance(strategy, Portfolio) for strategy in strategies):
+        if workers > 1 or scheduler is not None:
+            click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
+                       "one thread (--workers and --scheduler do not apply)", err=True)
         chips, deals = portfolio_match(*strategies, hands, seed, game)
     elif engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
