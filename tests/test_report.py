@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acpc_support import ACPC
+from acpc_support import ACPC, NOLIMIT
 
 MINI = Path(__file__).parent / "data" / "logs" / "mini.log"
 
@@ -272,3 +272,39 @@ def test_the_summary_separates_thousands():
     lines = report(MINI).stdout.splitlines()
     assert lines[2] == "a: 3 hands, +300 chips, +1,000.0 ± 2,263.2 mbb/hand"
     assert lines[3].startswith("  all-in adjusted: +1,000.0 ± 2,263.2 ")
+
+
+def test_a_portfolios_page_plots_each_members_probability_in_a_real_browser(tmp_path):
+    """A bot log with `adapt` lines (hand-made: 40 hands, member b's probability rising from 0.5
+    to 0.89): the page gains a section with the members' shares and one chart with a line per
+    member, and chromium renders it with no error."""
+    chromium = browser()
+    lines = ["# hand position cards betting result",
+             "# portfolio duo: members a b"]
+    for hand in range(40):
+        position = hand % 2
+        cards = "AsKd|" if position == 0 else "|AsKd"
+        lines.append(f"{hand} {position} {cards} f {'+50' if position == 0 else '-50'}")
+        p_b = 0.5 + 0.01 * hand
+        lines.append(f"adapt {hand} member={'b' if hand % 4 else 'a'} "
+                     f"p={1 - p_b:.6f}/{p_b:.6f}")
+    log = tmp_path / "bot.log"
+    log.write_text("\n".join(lines) + "\n")
+    page = tmp_path / "report.html"
+    result = report(log, "--html", page, "--game", NOLIMIT)
+    assert result.returncode == 0, result.stderr
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+             "--v=0"]
+    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=120)
+    assert dom.returncode == 0
+    assert "CONSOLE" not in dom.stderr and "Uncaught" not in dom.stderr
+    html = dom.stdout
+    assert 'id="adaptation"' in html
+    assert "Hands played by each member: a 25.0%, b 75.0%" in html
+    assert html.count("<svg") == 6  # the five of every page, and the members' probabilities
+    assert 'aria-label="portfolio duo: each member\'s probability"' in html
+    assert html.count("<polyline") >= 2 + 2  # the cumulative chart's two lines, one per member
+    text = report(log, "--game", NOLIMIT).stdout
+    assert "portfolio duo: hands played by each member: a 25.0%, b 75.0%; the last hand's " \
+        "probabilities: a 0.110, b 0.890" in text
