@@ -9,6 +9,8 @@
 * `ExploiterStrategy`: the rule-based exploiters of `bot.exploiters`, by name (`catcher`,
   `shover`, `prober`, `sizer` and the others in `configs/exploiters/`) or by the path of a file
   that says `kind: exploiter`; v as for a profile.
+* A portfolio (`kind: portfolio`, `bot.portfolio`): members drawn hand by hand by Exp3; a switch
+  (`kind: switch`, `bot.switch`): one strategy, then another from a hand number.
 
 `load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`,
 `load_strategy("shover")`; `resolve_strategy` gives what the engine encodes (a name, an
@@ -216,8 +218,7 @@ def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
     exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
     or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`) or a
-    `Profile`. A name that is none of these
-    is a `ProfileError` listing what exists."""
+    `Profile`. A name that is none of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
     if spec in shipped_exploiter_names() or is_exploiter_file(spec):
