@@ -449,6 +449,33 @@ def find_profile_file(name: str | Path) -> Path:
                        f"{', '.join(shipped_profile_names())})")
 
 
+def file_kind(name: str | Path) -> str | None:
+    """The `kind` a strategy file says (`exploiter`, `portfolio`, `switch`), read once, or None:
+    no such file (a path, or a shipped profile's name), not a YAML mapping, or no `kind` (a
+    profile)."""
+    try:
+        document = yaml.safe_load(find_profile_file(name).read_text())
+    except (ProfileError, OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    return document.get("kind") if isinstance(document, dict) else None
+
+
+def kind_document(text: str, source: str, kind: str, keys: tuple[str, ...]) -> dict:
+    """The mapping of a file that must say `kind: KIND` and hold only `keys`; `ProfileError`
+    naming the file otherwise."""
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ProfileError(f"{source}: not YAML: {error}") from None
+    if not isinstance(document, dict) or document.get("kind") != kind:
+        raise ProfileError(f"{source}: not a {kind} (kind: {kind})")
+    for key in document:
+        if key not in keys:
+            raise ProfileError(f"{source}: unknown key {key!r} (a {kind} has: "
+                               f"{', '.join(keys)})")
+    return document
+
+
 def load_profile(name: str | Path = "default") -> Profile:
     """Read a profile from a path or a shipped name."""
     path = find_profile_file(name)

@@ -63,9 +63,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from gambler.bot.params import ProfileError, find_profile_file
+from gambler.bot.params import ProfileError, file_kind, find_profile_file, kind_document
 from gambler.errors import read_text
 from gambler.protocol.betting import Action, allin_round
 from gambler.protocol.matchstate import MatchState
@@ -88,16 +86,20 @@ class Portfolio:
     description: str = ""
     provenance: str = ""
 
+    def guaranteed_rate(self, stack_big_blinds: float) -> float:
+        """gamma / (K R): the largest eta with Exp3's guarantee (module docstring)."""
+        return self.exploration / (len(self.members) * stack_big_blinds)
+
     def rate_for(self, stack_big_blinds: float) -> float:
-        """eta: the file's, or with `auto` the largest with Exp3's guarantee, gamma / (K R)."""
+        """eta: the file's, or with `auto` the guaranteed one."""
         if self.learning_rate is not None:
             return self.learning_rate
-        return self.exploration / (len(self.members) * stack_big_blinds)
+        return self.guaranteed_rate(stack_big_blinds)
 
     def guaranteed(self, stack_big_blinds: float) -> bool:
         """Whether eta R K / gamma <= 1: the regret bound of the module docstring holds."""
-        rate = self.rate_for(stack_big_blinds)
-        return rate * stack_big_blinds * len(self.members) <= self.exploration * (1 + 1e-12)
+        return self.rate_for(stack_big_blinds) <= \
+            self.guaranteed_rate(stack_big_blinds) * (1 + 1e-12)
 
     def describe(self, stack_big_blinds: float) -> str:
         """One line on the rule: members, gamma, eta and whether the regret bound holds.
@@ -106,9 +108,9 @@ class Portfolio:
         'Exp3.S over 2 members (a, b): exploration 0.02, learning rate 0.005 per big blind (above 5e-05, the largest with the regret bound: none), share 0.001'
         """
         rate = self.rate_for(stack_big_blinds)
-        largest = self.exploration / (len(self.members) * stack_big_blinds)
         bound = ("the regret bound holds" if self.guaranteed(stack_big_blinds) else
-                 f"above {largest:.3g}, the largest with the regret bound: none")
+                 f"above {self.guaranteed_rate(stack_big_blinds):.3g}, the largest with the "
+                 "regret bound: none")
         rule = "Exp3.S" if self.share else "Exp3"
         share = f", share {self.share:g}" if self.share else ""
         return (f"{rule} over {len(self.members)} members ({', '.join(self.members)}): "
@@ -200,17 +202,6 @@ def hand_reward(state: MatchState) -> float:
     return value if state.position == 0 else -value
 
 
-def is_portfolio_file(name: str | Path) -> bool:
-    """Whether a path (or a shipped profile's name) is a file whose YAML says
-    `kind: portfolio`."""
-    try:
-        path = find_profile_file(name)
-        document = yaml.safe_load(path.read_text())
-    except (ProfileError, OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return isinstance(document, dict) and document.get("kind") == "portfolio"
-
-
 def load_portfolio(name: str | Path) -> Portfolio:
     """A portfolio by path or shipped name (`configs/params/`); `ProfileError` naming the file
     and the field for anything wrong, its members included."""
@@ -219,16 +210,7 @@ def load_portfolio(name: str | Path) -> Portfolio:
 
 
 def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ProfileError(f"{source}: not YAML: {error}") from None
-    if not isinstance(document, dict) or document.get("kind") != "portfolio":
-        raise ProfileError(f"{source}: not a portfolio (kind: portfolio)")
-    for key in document:
-        if key not in _KEYS:
-            raise ProfileError(f"{source}: unknown key {key!r} (a portfolio has: "
-                               f"{', '.join(_KEYS)})")
+    document = kind_document(text, source, "portfolio", _KEYS)
     members = document.get("members")
     if not isinstance(members, list) or len(members) < 2 or \
             not all(isinstance(member, str) for member in members):
@@ -241,8 +223,9 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
         if member == "random":
             raise ProfileError(f"{where}: a member must be deterministic (not random): the "
                                f"estimates ask each member what it would have done")
-        if is_portfolio_file(member):
-            raise ProfileError(f"{where}: a portfolio cannot be a member")
+        if file_kind(member) in ("portfolio", "switch"):
+            raise ProfileError(f"{where}: a member must be a single strategy, not a "
+                               f"{file_kind(member)}")
         try:
             strategies.append(resolve_strategy(member))
         except ProfileError as error:
@@ -314,22 +297,25 @@ class PortfolioStrategy:
         self.decisions = []
 
     def act(self, state: MatchState) -> Action:
-        if state.hand != self.hand:
-            self._start(state.hand)
-        action = self.members[self.chosen].act(state)
-        self.decisions.append((state, action))
-        return action
+        return self.act_and_explain(state, explain=False)[0]
 
-    def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
-        """The member's action and its fields, after `member=NAME` and its probability."""
+    def act_and_explain(self, state: MatchState,
+                        explain: bool = True) -> tuple[Action, dict[str, object]]:
+        """The drawn member's action (recorded for the hand's estimate) and, with `explain`,
+        its decision fields after `member=NAME` and its probability."""
         from gambler.bot.strategies import act_and_explain
 
         if state.hand != self.hand:
             self._start(state.hand)
-        action, fields = act_and_explain(self.members[self.chosen], state)
+        member = self.members[self.chosen]
+        if explain:
+            action, fields = act_and_explain(member, state)
+            fields = {"member": self.names[self.chosen], "p": self.probabilities[self.chosen],
+                      **fields}
+        else:
+            action, fields = member.act(state), {}
         self.decisions.append((state, action))
-        return action, {"member": self.names[self.chosen],
-                        "p": self.probabilities[self.chosen], **fields}
+        return action, fields
 
     def hand_ended(self, state: MatchState) -> None:
         """Update Exp3 with the finished hand (`state`: its final state)."""

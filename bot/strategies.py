@@ -24,9 +24,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
-from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action, is_exploiter_file,
+from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action,
                                     load_exploiter, shipped_exploiter_names)
-from gambler.bot.params import Profile, ProfileError, load_profile, shipped_profile_names
+from gambler.bot.params import (Profile, ProfileError, file_kind, load_profile,
+                                 shipped_profile_names)
 from gambler.evaluator import win_rate
 from gambler import MAX_SEED
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
@@ -221,14 +222,16 @@ def resolve_strategy(spec: str):
     `Profile`. A name that is none of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
-    if spec in shipped_exploiter_names() or is_exploiter_file(spec):
+    if spec in shipped_exploiter_names():
         return load_exploiter(spec)
-    from gambler.bot.portfolio import is_portfolio_file, load_portfolio
-    from gambler.bot.switch import is_switch_file, load_switch
-
-    if is_portfolio_file(spec):
+    kind = file_kind(spec)  # the file is read once to know what it is
+    if kind == "exploiter":
+        return load_exploiter(spec)
+    if kind == "portfolio":
+        from gambler.bot.portfolio import load_portfolio
         return load_portfolio(spec)
-    if is_switch_file(spec):
+    if kind == "switch":
+        from gambler.bot.switch import load_switch
         return load_switch(spec)
     try:
         return load_profile(spec)
@@ -242,17 +245,21 @@ def resolve_strategy(spec: str):
 
 
 def shared_win_rate(win_rate: Callable[..., float] | None = None) -> Callable[..., float]:
-    """`win_rate` (exact by default) remembering its last answer, so that strategies that ask
-    for the same cards in the same round (a portfolio's members) compute v once."""
+    """`win_rate` (exact by default) remembering its answers for the current hand, so that
+    strategies that ask for the same cards and board (a portfolio's members: the one that plays,
+    then the others asked at the hand's end what they would have done) compute each v once."""
     base = win_rate or (lambda hole, board, hand, round_: exact_win_rate(hole, board))
-    last: dict[tuple, float] = {}
+    known: dict[tuple, float] = {}
+    current = [None]  # the hand the answers are for
 
     def rate(hole, board, hand, round_):
-        key = (tuple(hole), tuple(board), hand, round_)
-        if key not in last:
-            last.clear()
-            last[key] = base(hole, board, hand, round_)
-        return last[key]
+        if hand != current[0]:
+            known.clear()
+            current[0] = hand
+        key = (tuple(hole), tuple(board), round_)
+        if key not in known:
+            known[key] = base(hole, board, hand, round_)
+        return known[key]
     return rate
 
 

@@ -18,9 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from gambler.bot.params import ProfileError, find_profile_file
+from gambler.bot.params import ProfileError, file_kind, find_profile_file, kind_document
 from gambler.errors import read_text
 from gambler.protocol.betting import Action
 from gambler.protocol.matchstate import MatchState
@@ -41,14 +39,6 @@ class Switch:
     provenance: str = ""
 
 
-def is_switch_file(name: str | Path) -> bool:
-    try:
-        document = yaml.safe_load(find_profile_file(name).read_text())
-    except (ProfileError, OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
-    return isinstance(document, dict) and document.get("kind") == "switch"
-
-
 def load_switch(name: str | Path) -> Switch:
     path = find_profile_file(name)
     return parse_switch(read_text(path, ProfileError), source=str(name))
@@ -56,25 +46,15 @@ def load_switch(name: str | Path) -> Switch:
 
 def parse_switch(text: str, source: str = "<switch>") -> Switch:
     """A switch file; `ProfileError` naming the file and field for anything wrong."""
-    from gambler.bot.portfolio import is_portfolio_file
     from gambler.bot.strategies import resolve_strategy
 
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ProfileError(f"{source}: not YAML: {error}") from None
-    if not isinstance(document, dict) or document.get("kind") != "switch":
-        raise ProfileError(f"{source}: not a switch (kind: switch)")
-    for key in document:
-        if key not in _KEYS:
-            raise ProfileError(f"{source}: unknown key {key!r} (a switch has: "
-                               f"{', '.join(_KEYS)})")
+    document = kind_document(text, source, "switch", _KEYS)
     resolved, names = [], []
     for key in ("first", "then"):
         spec = document.get(key)
         if not isinstance(spec, str):
             raise ProfileError(f"{source}: {key}: a strategy's name or path expected")
-        if is_portfolio_file(spec) or is_switch_file(spec):
+        if file_kind(spec) in ("portfolio", "switch"):
             raise ProfileError(f"{source}: {key} ({spec}): a single strategy expected, not a "
                                "portfolio or a switch")
         try:

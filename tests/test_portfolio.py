@@ -444,3 +444,67 @@ def test_gambler_match_says_workers_do_not_apply_to_a_portfolio():
     import json
 
     assert json.loads(result.stdout)["hands"] == 200
+
+
+def test_the_members_compute_each_v_once_a_hand(deals):
+    """The member that plays computes v in each round it reaches; the others, asked at the
+    hand's end what they would have done, reuse those answers (`shared_win_rate`)."""
+    asked = []
+    table = {}
+    lookup = lookup_rate(table)
+
+    def counting(hole, board, hand, round_):
+        asked.append((hand, round_))
+        return lookup(hole, board, hand, round_)
+
+    chosen = portfolio(["default", "price-aware", "handmade"])
+    bot = PortfolioStrategy(chosen, NL.big_blind, min(NL.stacks), win_rate=counting, seed=3)
+    opponent = member_strategy(resolve_strategy("call"), lookup, 3)
+    rounds_reached = 0
+    for h in range(40):
+        table.clear()
+        holes = tuple(tuple(int(c) for c in deals.holes[h, p]) for p in range(2))
+        for p in range(2):
+            table[holes[p]] = deals.v[h, p]
+        board = tuple(int(c) for c in deals.boards[h])
+        players = {0: bot, 1: opponent}
+        state = BettingState.start(NL)
+        seen = set()
+        while not state.finished:
+            player = state.current_player
+            if player == 0:
+                seen.add(state.round)
+            view = MatchState(player, h, state, tuple(holes[p] if p == player else ()
+                                                      for p in range(2)),
+                              board[:state.board_cards_visible])
+            state = state.apply(players[player].act(view))
+        rounds_reached += len(seen)
+        bot.hand_ended(MatchState(0, h, state, holes, board[:state.board_cards_visible]))
+    assert len(asked) == rounds_reached == len(set(asked))
+    assert rounds_reached > 60
+
+
+@pytest.mark.parametrize("order", [("adaptive", "seed"), ("seed", "adaptive")])
+def test_gambler_match_scores_a_portfolio_in_either_seat(order):
+    """`gambler-match A B` with the portfolio as A (seat 0) or B (seat 1): A's mbb/hand is the
+    engine's duplicate match from that seat, the portfolio's chips negated when it is B."""
+    import json
+    import subprocess
+    import sys
+
+    from gambler.training.deals import cached_deal_set
+
+    result = subprocess.run([sys.executable, "-m", "gambler.training.match_cli", *order,
+                             "--hands", "400", "--seed", "5", "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    reported = json.loads(result.stdout)
+    deals, _ = cached_deal_set(5, 0, 200)
+    seat = order.index("adaptive")
+    match = play_portfolio(encode_rules(NL), resolve_strategy("adaptive"),
+                           resolve_strategy("seed"), deals, 5, NL.big_blind, min(NL.stacks),
+                           seat=seat)
+    sign = 1 if seat == 0 else -1
+    expected = sign * 1000 * match.adjusted.mean() / NL.big_blind
+    assert reported["mbb_per_hand_allin_adjusted"] == pytest.approx(expected)
+    assert abs(expected) > 100

@@ -143,6 +143,20 @@ def browser():
     return found
 
 
+def headless(chromium):
+    return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+            "--v=0"]
+
+
+def rendered(chromium, page):
+    """The page's DOM after headless chromium ran it, with no console message or error."""
+    dom = subprocess.run([*headless(chromium), "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0
+    assert "CONSOLE" not in dom.stderr and "Uncaught" not in dom.stderr
+    return dom.stdout
+
+
 def test_the_html_page_renders_in_a_real_browser_with_the_logs_numbers(tmp_path):
     chromium = browser()
     page = tmp_path / "report.html"
@@ -151,13 +165,7 @@ def test_the_html_page_renders_in_a_real_browser_with_the_logs_numbers(tmp_path)
     assert result.returncode == 0, result.stderr
     text = page.read_text()
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")  # no network
-    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-             "--v=0"]
-    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                         timeout=120)
-    assert dom.returncode == 0
-    assert "CONSOLE" not in dom.stderr and "Uncaught" not in dom.stderr
-    html = dom.stdout
+    html = rendered(chromium, page)
     _, by_name = players(log)
     for name, player in by_name.items():
         result_text = (f"{player['result']['mbb_per_hand']:+,.1f} ± "
@@ -166,7 +174,8 @@ def test_the_html_page_renders_in_a_real_browser_with_the_logs_numbers(tmp_path)
         assert f"{player['style']['vpip']:.1%}" in html
     assert html.count("<svg") == 5  # cumulative, by position, by street, actions of each player
     shot = tmp_path / "shot.png"
-    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=900,1400", page.as_uri()],
+    subprocess.run([*headless(chromium), f"--screenshot={shot}", "--window-size=900,1400",
+                    page.as_uri()],
                    capture_output=True, timeout=120, check=True)
     import matplotlib.image
     pixels = matplotlib.image.imread(shot)[:, :, :3]
@@ -293,13 +302,7 @@ def test_a_portfolios_page_plots_each_members_probability_in_a_real_browser(tmp_
     page = tmp_path / "report.html"
     result = report(log, "--html", page, "--game", NOLIMIT)
     assert result.returncode == 0, result.stderr
-    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-             "--v=0"]
-    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                         timeout=120)
-    assert dom.returncode == 0
-    assert "CONSOLE" not in dom.stderr and "Uncaught" not in dom.stderr
-    html = dom.stdout
+    html = rendered(chromium, page)
     assert 'id="adaptation"' in html
     assert "Hands played by each member: a 25.0%, b 75.0%" in html
     assert html.count("<svg") == 6  # the five of every page, and the members' probabilities

@@ -92,7 +92,6 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
     params[position] = member_params
     params[1 - position] = opponent_params
     trace[:] = -1
-    hand[:] = 0
     no_cache = np.empty((0, 16))
     return _play_ranged(rules, kinds, params, v, rng_state, seed, hand_number, trace, hand,
                         ranged, holes, board, tables, preflop_v, np.zeros(2),

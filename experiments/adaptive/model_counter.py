@@ -19,16 +19,14 @@ import math
 import numpy as np
 
 from gambler.bot.opponent import OpponentStats, fit_exploiter
+from gambler.bot.portfolio import Portfolio
 from gambler.bot.strategies import resolve_strategy
-from gambler.evaluator.rng import stream_seed
-from gambler.protocol import BettingState
-from gambler.protocol.betting import Action
 from gambler.protocol.gamedef import load_game
-from gambler.protocol.matchstate import MatchState
 from gambler.training.counter import best_response
 from gambler.training.deals import cached_deal_set
-from gambler.training.engine import (CALL_CODE, FOLD_CODE, PROFILE, encode_rules,
-                                     encode_strategy, play_deals, play_hand, profile_vector)
+from gambler.training.engine import (PROFILE, encode_rules, encode_strategy, play_deals,
+                                     profile_vector)
+from gambler.training.portfolio import hand_states, play_portfolio
 
 OPPONENTS = ("seed,handmade,default-v1,call,catcher,shover,prober,sizer,"
              "experiments/default-v3/pass4-found/found-01.yaml,"
@@ -36,23 +34,16 @@ OPPONENTS = ("seed,handmade,default-v1,call,catcher,shover,prober,sizer,"
 
 
 def watch(game, rules, opponent, hands: int) -> OpponentStats:
+    """The opponent's counts over `hands` hands against `default` (a portfolio of `default`
+    twice, so the engine keeps the hands; hand h plays deal h // 2 from position h % 2)."""
     deals, _ = cached_deal_set(600, 0, (hands + 1) // 2)
-    ours, theirs = encode_strategy(resolve_strategy("default")), encode_strategy(opponent)
+    default = resolve_strategy("default")
+    alone = Portfolio(("default", "default"), (default, default))
+    match = play_portfolio(rules, alone, opponent, deals, 0, game.big_blind, min(game.stacks),
+                           traces=True)
     stats = OpponentStats()
-    for h in range(hands):
-        i, position = h // 2, h % 2
-        pair = (ours, theirs) if position == 0 else (theirs, ours)
-        trace = np.full((256, 3), -1, dtype=np.int64)
-        play_hand(rules, np.array([kind for kind, _ in pair]),
-                  np.array([vector for _, vector in pair]), deals.v[i], deals.outcomes[i],
-                  np.uint64(stream_seed(0, h)), trace, 0, h)
-        betting = BettingState.start(game)
-        for _, code, amount in trace[trace[:, 0] >= 0]:
-            betting = betting.apply(Action("f") if code == FOLD_CODE else Action("c")
-                                    if code == CALL_CODE else Action("r", int(amount)))
-        holes = tuple(tuple(int(c) for c in deals.holes[i, p]) for p in range(2))
-        stats.observe(MatchState(position, h, betting, holes,
-                                 tuple(int(c) for c in deals.boards[i])))
+    for state in hand_states(match, deals, game)[:hands]:
+        stats.observe(state)
     return stats
 
 

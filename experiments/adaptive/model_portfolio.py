@@ -13,7 +13,6 @@ member (the two members keep their weights times 2/3, the counter starts at 1/3)
 from __future__ import annotations
 
 import argparse
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -25,14 +24,10 @@ from gambler.training.counter import best_response
 from gambler.training.deals import cached_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import PortfolioMatch, hand_states, play_portfolio
+from sweep import mean_ci  # experiments/adaptive/sweep.py, next to this script
 
 OPPONENTS = ("seed,handmade,call,catcher,shover,prober,sizer,"
              "experiments/exploit/default-seed11.yaml,experiments/exploit/price-aware-seed78.yaml")
-
-
-def mean_ci(values):
-    values = np.asarray(values, dtype=float)
-    return values.mean(), 1.959964 * values.std(ddof=1) / math.sqrt(len(values))
 
 
 def main() -> None:

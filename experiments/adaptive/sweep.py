@@ -30,9 +30,15 @@ OPPONENTS = ("seed", "handmade", "default-v1", "default", "price-aware", "call",
 
 
 def mean_ci(values):
+    """The mean and its 95% half-width (0 from one value): over matches, each one number."""
     values = np.asarray(values, dtype=float)
     half = 1.959964 * values.std(ddof=1) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     return float(values.mean()), float(half)
+
+
+def member_alone(portfolio, name, strategy):
+    """A portfolio of one member twice: that member playing every hand of the same matches."""
+    return replace(portfolio, members=(name, name), strategies=(strategy, strategy))
 
 
 def main() -> None:
@@ -47,7 +53,7 @@ def main() -> None:
     game = load_game()
     rules = encode_rules(game)
     portfolio = resolve_strategy(options.portfolio)
-    alone = {name: replace(portfolio, members=(name, name), strategies=(strategy, strategy))
+    alone = {name: member_alone(portfolio, name, strategy)
              for name, strategy in zip(portfolio.members, portfolio.strategies)}
     rows = []
     for opponent_name in options.opponents.split(","):

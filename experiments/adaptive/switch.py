@@ -13,8 +13,6 @@ that member's own over the same hands.
 from __future__ import annotations
 
 import argparse
-import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -24,6 +22,7 @@ from gambler.protocol.gamedef import load_game
 from gambler.training.deals import cached_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import play_portfolio
+from sweep import mean_ci, member_alone  # experiments/adaptive/sweep.py, next to this script
 
 PAIRS = "sizer:call,call:sizer,raise:seed,seed:raise,shover:catcher,catcher:shover"
 
@@ -54,18 +53,17 @@ def main() -> None:
             second = {}
             for index, (name, member) in enumerate(zip(portfolio.members,
                                                        portfolio.strategies)):
-                alone = replace(portfolio, members=(name, name), strategies=(member, member))
-                result = play_portfolio(rules, alone, switch, deals, seed, game.big_blind,
-                                        min(game.stacks))
+                result = play_portfolio(rules, member_alone(portfolio, name, member), switch,
+                                        deals, seed, game.big_blind, min(game.stacks))
                 second[index] = result.adjusted[half:].mean()
             best = max(second, key=second.get)
             above = np.nonzero(played.probabilities[half:, best] > 0.5)[0]
             follow.append(int(above[0]) if above.size else options.hands - half)
             ours.append(1000 * played.adjusted[half:].mean() / game.big_blind)
             theirs.append(1000 * second[best] / game.big_blind)
-        half_width = 1.96 * np.std(ours, ddof=1) / math.sqrt(len(ours))
+        mean, half_width = mean_ci(ours)
         print(f"{first + ' -> ' + then:>20}  {int(np.median(follow)):>6,} {max(follow):>6,}"
-              f"                  {np.mean(ours):+9,.0f} ± {half_width:,.0f} / "
+              f"                  {mean:+9,.0f} ± {half_width:,.0f} / "
               f"{np.mean(theirs):+9,.0f}", flush=True)
 
 
