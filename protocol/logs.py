@@ -234,7 +234,12 @@ def log_game(lines: Sequence[str], source: str | Path = "<log>") -> tuple[Game, 
 def read_log(game: Game | None, path: str | Path) -> list[LoggedHand]:
     """Every hand of the log file at `path` (either format), in `game`, or with `game=None` in
     the game the log shows (`log_game`)."""
-    lines = read_log_lines(path)
+    return log_hands(game, read_log_lines(path), path)
+
+
+def log_hands(game: Game | None, lines: Sequence[str], path: str | Path) -> list[LoggedHand]:
+    """`read_log` of lines already read from the file at `path` (for callers that also read
+    other lines of it, as `gambler-report` reads a portfolio's `adapt` lines)."""
     if game is not None:
         return parse_log(game, lines, str(path))
     if not any(line.startswith("STATE:") or _is_bot_hand_line(line) for line in lines):

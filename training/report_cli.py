@@ -66,7 +66,7 @@ def command(logs, game_file, as_json, html_path) -> None:
     A LOG is the dealer's ACPC match log or the bot's own `gambler --log` file (the bot is named
     gambler there, the other seat opponent; a portfolio's log also shows which member played
     each hand, and the page plots each member's probability)."""
-    from gambler.protocol.logs import read_log, read_log_lines
+    from gambler.protocol.logs import log_hands, read_log_lines
     from gambler.training.report import build_report, read_adaptation
 
     if html_path is not None:
@@ -76,9 +76,11 @@ def command(logs, game_file, as_json, html_path) -> None:
         game = load_game(game_file)
         if game.num_players != 2:
             raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
-    hands = [read_log(game, path) for path in logs]
-    adaptations = [adaptation for adaptation in (read_adaptation(read_log_lines(path), path)
-                                                 for path in logs) if adaptation is not None]
+    texts = [read_log_lines(path) for path in logs]  # each file read once
+    hands = [log_hands(game, lines, path) for lines, path in zip(texts, logs)]
+    adaptations = [adaptation for adaptation in (read_adaptation(lines, path)
+                                                 for lines, path in zip(texts, logs))
+                   if adaptation is not None]
     total = sum(len(log) for log in hands)
     if total == 0:
         raise click.UsageError("the logs hold no hands")
