@@ -84,7 +84,6 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
     The summary goes to stderr at the end of the match, and before the error line if it stops
     early (Ctrl-C included).
     """
-    from gambler.bot.player import MatchLogError, Player, open_log
     from gambler.bot.strategies import load_strategy
 
     if state_line is None and (host is None or port is None):
@@ -99,7 +98,21 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
             f"{game_file}: gambler plays heads-up hold'em (2 players, 4 suits x 13 ranks, 2 hole "
             f"cards, boards 0 3 1 1), not this game ({game.num_players} players, "
             f"{game.num_suits} x {game.num_ranks} cards, {game.num_hole_cards} hole cards)")
-    strategy = load_strategy(profile, seed=seed, samples=samples, game=game)
+    plugged = click.get_current_context().obj or {}  # what a layer above gives (gambler.adaptive)
+    strategy = load_strategy(profile, seed=seed, samples=samples, game=game,
+                             refresher=plugged.get("refresher"))
+    try:
+        play(strategy, game, game_file, host, port, samples, log_path, quiet, state_line)
+    finally:
+        close = getattr(strategy, "close", None)
+        if close is not None:
+            close()
+
+
+def play(strategy, game, game_file, host, port, samples, log_path, quiet, state_line) -> None:
+    """Explain one state, or play the match (`command`'s body once the strategy is loaded)."""
+    from gambler.bot.player import MatchLogError, Player, open_log
+
     if state_line is not None:
         explain(strategy, game, state_line)
         return

@@ -62,6 +62,7 @@ class MatchRecord:
     hands: int = 0
     chips: float = 0.0
     latencies: list[float] = field(default_factory=list)  # seconds per decision
+    rounds: list[int] = field(default_factory=list)       # the round of each decision
     bad_lines: int = 0
     bad_decisions: int = 0
     started: float = field(default_factory=time.perf_counter)
@@ -76,10 +77,13 @@ class MatchRecord:
     def mbb_per_hand(self) -> float:
         return 1000 * self.chips / self.big_blind / self.hands if self.hands else 0.0
 
-    def latency_ms(self, quantile: float) -> float:
-        if not self.latencies:
+    def latency_ms(self, quantile: float, round_: int | None = None) -> float:
+        """A quantile of the decisions' latency (of one round's, with `round_`), in ms."""
+        latencies = self.latencies if round_ is None else [
+            latency for latency, at in zip(self.latencies, self.rounds) if at == round_]
+        if not latencies:
             return 0.0
-        ordered = sorted(self.latencies)
+        ordered = sorted(latencies)
         index = min(len(ordered) - 1, max(0, round(quantile * (len(ordered) - 1))))
         return 1000 * ordered[index]
 
@@ -89,7 +93,8 @@ class MatchRecord:
         chips = f"{self.chips:+,.0f}" if self.chips == int(self.chips) else f"{self.chips:+,.2f}"
         text = (f"{self.hands:,} hands, {chips} chips, {self.mbb_per_hand:+,.1f} mbb/hand; "
                 f"{len(self.latencies):,} decisions, latency p50 {median:,.3f} ms, "
-                f"p99 {self.latency_ms(0.99):,.3f} ms; {per_hand:,.2f} ms/hand")
+                f"p99 {self.latency_ms(0.99):,.3f} ms (flop {self.latency_ms(0.99, 1):,.3f}), "
+                f"max {self.latency_ms(1.0):,.3f} ms; {per_hand:,.2f} ms/hand")
         if self.bad_lines or self.bad_decisions:
             text += (f"; {self.bad_lines:,} malformed lines skipped, "
                      f"{self.bad_decisions:,} bad decisions")
@@ -120,6 +125,7 @@ class Player:
         else:
             action, fields = act_and_explain(self.strategy, state)
         self.record.latencies.append(time.perf_counter() - started)
+        self.record.rounds.append(state.betting.round)
         self.record.last_state = state
         if self.log_file is not None:
             self._pending.append(f"decision {state.hand} {state.position} "

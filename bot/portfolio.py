@@ -53,12 +53,47 @@ learns in the hands a match has, and gives up the worst-case bound; `gambler --p
 says which a file uses (`Portfolio.describe`). (With a share, the bound above is Exp3's, alpha =
 0; Exp3.S's is against the best sequence of members with a given number of switches.)
 
+**The model member** (optional, `model:` in the file):
+
+    model:
+      every: 500         # a new counter takes over the model's slot at hands 500, 1000, ...
+      lag: 100           # ... fitted on the hands before 400, 900, ... (computed meanwhile)
+      deals: 2000        # the counter search's deals (seeded by `seed`), steps, population
+      steps: 10
+      population: 16
+      seed: 601
+
+adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
+At hand k x every it holds the counter-strategy to the opponent as counted over the hands
+before k x every - lag (`bot.opponent.OpponentStats`, fitted by `bot.opponent.fit_exploiter`,
+the counter searched from the members' profiles by `training.counter.refresh_counter`); the bot
+starts computing it after hand k x every - lag - 1 ends, off the decision path, and the counter
+takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
+match replays exactly. At the first hand the model can be drawn (a counter installed and the
+budget below open), its slot is levelled with the best member (its weight set to the largest
+of the others', then all renormalised): the budget, not its weight, bounds what it can lose.
+From then on Exp3 rules it like a member; later counters, fitted to more of the same opponent,
+inherit the slot's weight, so a model that has lost keeps its low weight (a share lets it
+climb back). The members' rules do not change.
+
+**The budget** (Ganzfried and Sandholm's "risk what you have won", 2015, with each hand's worst
+case): the model plays a hand only if the bot's chips so far in the match (raw, every hand)
+are at least R, the stack, the most one hand can lose. Otherwise its probability is 0, the
+others' are scaled up to sum to 1, and it gains nothing from the hand (it could not have been
+drawn: crediting it wherever its play coincides with a member's would bias its estimate upward,
+since it would never pay for the hands where it differs). So after every hand the model plays
+the bot is still at least even, and the model's losses over the match never exceed what the
+members won before them: the bot risks what it has won and never its own stack (Ganzfried and
+Sandholm bound the expected loss by the winnings; this bounds the realised loss hand by hand). Against an opponent the members do not
+beat by a stack, the model never plays.
+
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +104,30 @@ from gambler.protocol.betting import Action, allin_round
 from gambler.protocol.matchstate import MatchState
 
 _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
-         "share")
+         "share", "model")
+
+#: The name of the model member's slot (after the members).
+MODEL_SLOT_NAME = "model"
+
+
+@dataclass(frozen=True)
+class Model:
+    """The model member's schedule and its counter search (module docstring)."""
+
+    every: int = 500
+    lag: int = 100
+    deals: int = 2000
+    steps: int = 10
+    population: int = 16
+    seed: int = 601
+
+    def refresh_at(self, refresh: int) -> int:
+        """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
+        return refresh * self.every
+
+    def fitted_before(self, refresh: int) -> int:
+        """Counter `refresh` is fitted on the hands numbered below this."""
+        return refresh * self.every - self.lag
 
 
 @dataclass(frozen=True)
@@ -85,10 +143,21 @@ class Portfolio:
     name: str = ""
     description: str = ""
     provenance: str = ""
+    model: Model | None = None
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        """What Exp3 chooses among: the members, then `model` if the file has one."""
+        return self.members + ((MODEL_SLOT_NAME,) if self.model is not None else ())
+
+    @property
+    def model_slot(self) -> int:
+        """The model's slot (-1: none)."""
+        return len(self.members) if self.model is not None else -1
 
     def guaranteed_rate(self, stack_big_blinds: float) -> float:
         """gamma / (K R): the largest eta with Exp3's guarantee (module docstring)."""
-        return self.exploration / (len(self.members) * stack_big_blinds)
+        return self.exploration / (len(self.slots) * stack_big_blinds)
 
     def rate_for(self, stack_big_blinds: float) -> float:
         """eta: the file's, or with `auto` the guaranteed one."""
@@ -113,9 +182,13 @@ class Portfolio:
                  "regret bound: none")
         rule = "Exp3.S" if self.share else "Exp3"
         share = f", share {self.share:g}" if self.share else ""
+        model = self.model
+        counter = (f"; a model member refreshed every {model.every:,} hands (fitted up to "
+                   f"{model.lag:,} hands before), playing only while the match is a stack ahead"
+                   if model is not None else "")
         return (f"{rule} over {len(self.members)} members ({', '.join(self.members)}): "
                 f"exploration {self.exploration:g}, learning rate {rate:.3g} per big blind "
-                f"({bound}){share}")
+                f"({bound}){share}{counter}")
 
 
 class Exp3:
@@ -142,9 +215,21 @@ class Exp3:
         self.gains = [0.0] * members
         self.weights = [1.0 / members] * members  # exp(eta S) normalised, the share mixed in
 
-    def probabilities(self) -> list[float]:
+    def probabilities(self, excluded: int = -1) -> list[float]:
+        """The draw's probabilities; with `excluded` (a slot, -1 for none) that slot's is 0 and
+        the others' are divided by 1 minus what it had."""
         floor = self.exploration / len(self.weights)
-        return [(1.0 - self.exploration) * weight + floor for weight in self.weights]
+        probabilities = [(1.0 - self.exploration) * weight + floor for weight in self.weights]
+        if excluded >= 0:
+            removed = probabilities[excluded]
+            probabilities = [0.0 if slot == excluded else probability / (1.0 - removed)
+                             for slot, probability in enumerate(probabilities)]
+        return probabilities
+
+    def level(self, slot: int) -> None:
+        """Give `slot` the largest of the other weights and renormalise (a new model member
+        starts level with the best member)."""
+        self.weights = level_weights(self.weights, slot)
 
     def choose(self, uniform: float, probabilities: list[float] | None = None) -> int:
         """The member for a draw in [0, 1): the first whose cumulative probability exceeds it
@@ -170,7 +255,8 @@ class Exp3:
                      for member in range(len(self.gains))]
         for member, estimate in enumerate(estimates):
             self.gains[member] += estimate
-        logs = [math.log(weight) + self.learning_rate * estimate
+        logs = [(math.log(weight) if weight > 0.0 else -math.inf)  # underflowed: as numba
+                + self.learning_rate * estimate
                 for weight, estimate in zip(self.weights, estimates)]
         top = max(logs)
         powers = [math.exp(value - top) for value in logs]
@@ -180,6 +266,16 @@ class Exp3:
         mix = self.share / len(powers)
         self.weights = [(1.0 - self.share) * power / total + mix for power in powers]
         return estimates
+
+
+def level_weights(weights, slot: int) -> list[float]:
+    """`Exp3.level` on a list of weights (the fast engine calls it too, for the same floats)."""
+    weights = [float(weight) for weight in weights]
+    weights[slot] = max(weight for other, weight in enumerate(weights) if other != slot)
+    total = 0.0
+    for weight in weights:
+        total += weight
+    return [weight / total for weight in weights]
 
 
 def hand_reward(state: MatchState) -> float:
@@ -246,8 +342,42 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
         if not isinstance(value, str):
             raise ProfileError(f"{source}: {key}: text expected")
         text_fields[key] = value
+    model = None
+    if document.get("model") is not None:
+        model = _parse_model(document["model"], f"{source}: model")
+        from gambler.bot.params import Profile
+
+        if not any(isinstance(strategy, Profile) for strategy in strategies):
+            raise ProfileError(f"{source}: model: the counter search starts from the members' "
+                               f"profiles: list at least one profile among the members")
     return Portfolio(tuple(members), tuple(strategies), exploration, learning_rate, share,
-                     **text_fields)
+                     model=model, **text_fields)
+
+
+def _parse_model(value, where: str) -> Model:
+    """The `model:` mapping (`true`: every default)."""
+    if value is True:
+        return Model()
+    if not isinstance(value, dict):
+        raise ProfileError(f"{where}: a mapping of every, lag, deals, steps, population, seed "
+                           f"(or true for the defaults)")
+    fields = Model.__dataclass_fields__
+    unknown = sorted(str(key) for key in value if key not in fields)
+    if unknown:
+        raise ProfileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(fields)})")
+    numbers = {}
+    for key, given in value.items():
+        if isinstance(given, bool) or not isinstance(given, int):
+            raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
+        smallest = 0 if key in ("lag", "steps", "seed") else 1
+        if given < smallest:
+            raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
+        numbers[key] = given
+    model = Model(**numbers)
+    if model.lag >= model.every:
+        raise ProfileError(f"{where}: lag: {model.lag} is not below every ({model.every}): "
+                           "each counter is fitted on hands before the previous one's")
+    return model
 
 
 def _number(value, where: str) -> float:
@@ -266,35 +396,97 @@ def _number(value, where: str) -> float:
 class PortfolioStrategy:
     """A portfolio at the table: one member plays each hand (Exp3's draw); when the hand ends
     (`hand_ended`, from `bot.player.Player`), every member is asked what it would have done at
-    each of our decisions, and the estimates are updated."""
+    each of our decisions, and the estimates are updated.
+
+    With a model member, `refresher(portfolio, stats, refresh)` computes counter `refresh` from
+    a copy of the opponent's counts and returns a future (its `result()`: an object with the
+    counter `profile` and `mbb_per_hand`, what it wins against the model): `training.counter.
+    refresh_counter` does the work, which `bot` cannot import; `gambler.adaptive` runs it in a
+    process of its own."""
 
     def __init__(self, portfolio: Portfolio, big_blind: int, stack: int, win_rate=None,
-                 seed: int = 0):
+                 seed: int = 0, refresher=None):
         from gambler.bot.strategies import member_strategy, shared_win_rate
 
+        if portfolio.model is not None and refresher is None:
+            raise ProfileError(f"{portfolio.name or 'portfolio'}: its model member's counter is "
+                               "searched by the training engine: play it with `gambler` (the "
+                               "gambler.adaptive layer), `gambler-match` or the fast engine")
         self.portfolio = portfolio
         self.name = portfolio.name or "portfolio"
         self.big_blind = big_blind
+        self.stack = stack
         self.seed = seed
-        rate = shared_win_rate(win_rate)
-        self.members = [member_strategy(spec, rate, seed) for spec in portfolio.strategies]
+        self.rate = shared_win_rate(win_rate)
+        self.members = [member_strategy(spec, self.rate, seed) for spec in portfolio.strategies]
         self.names = [getattr(member, "name", spec) or spec
                       for member, spec in zip(self.members, portfolio.members)]
-        self.rule = Exp3(len(self.members), portfolio.exploration,
+        self.rule = Exp3(len(portfolio.slots), portfolio.exploration,
                          portfolio.rate_for(stack / big_blind), portfolio.share)
         self.hand: int | None = None
         self.chosen = 0
+        self.excluded = -1  # the slot that could not be drawn this hand (-1: none)
         self.probabilities: list[float] = []
         self.decisions: list[tuple[MatchState, Action]] = []
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
+        self.balance = 0  # our chips so far, raw: the model's budget
+        self.refresher = refresher
+        self.model_slot = portfolio.model_slot
+        self.counter = None  # the model member's strategy, once there is one
+        self.refreshes = 0   # counters installed
+        self.levelled = False  # whether the model's slot was levelled with the best member
+        self.submitted: dict[int, object] = {}  # refresh -> its future
+        self.notes: list[str] = []  # log comment lines for the hand that is ending
+        if portfolio.model is not None:
+            from gambler.bot.opponent import OpponentStats
+            self.names.append(MODEL_SLOT_NAME)
+            self.stats = OpponentStats()
 
     def _start(self, hand: int) -> None:
         from gambler.evaluator.rng import portfolio_uniform
 
         self.hand = hand
-        self.probabilities = self.rule.probabilities()
+        model = self.portfolio.model
+        excluded = -1
+        if model is not None:
+            while hand >= model.refresh_at(self.refreshes + 1):
+                self._install(self.refreshes + 1)
+            if self.counter is None or self.balance < self.stack:
+                excluded = self.model_slot
+            elif not self.levelled:  # the first hand the model can be drawn
+                self.rule.level(self.model_slot)
+                self.levelled = True
+        self.excluded = excluded
+        self.probabilities = self.rule.probabilities(excluded)
         self.chosen = self.rule.choose(portfolio_uniform(self.seed, hand), self.probabilities)
         self.decisions = []
+
+    def _install(self, refresh: int) -> None:
+        """Counter `refresh` takes the model's slot (waiting for it if it is not ready)."""
+        from gambler.bot.strategies import member_strategy
+
+        if refresh not in self.submitted:  # its hands were never seen (a match joined late)
+            self._submit(refresh)
+        found = self.submitted.pop(refresh).result()
+        self.counter = member_strategy(found.profile, self.rate, self.seed)
+        self.refreshes = refresh
+        model = self.portfolio.model
+        self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
+                          f"hands before {model.fitted_before(refresh)}, its counter wins "
+                          f"{found.mbb_per_hand:+,.0f} mbb/hand against the model")
+
+    def _submit(self, refresh: int) -> None:
+        self.submitted[refresh] = self.refresher(self.portfolio, copy.deepcopy(self.stats),
+                                                 refresh)
+
+    def close(self) -> None:
+        """Stop the refresher's work (the match is over)."""
+        close = getattr(self.refresher, "close", None)
+        if close is not None:
+            close()
+
+    def _strategy(self, slot: int):
+        return self.counter if slot == self.model_slot else self.members[slot]
 
     def act(self, state: MatchState) -> Action:
         return self.act_and_explain(state, explain=False)[0]
@@ -307,7 +499,7 @@ class PortfolioStrategy:
 
         if state.hand != self.hand:
             self._start(state.hand)
-        member = self.members[self.chosen]
+        member = self._strategy(self.chosen)
         if explain:
             action, fields = act_and_explain(member, state)
             fields = {"member": self.names[self.chosen], "p": self.probabilities[self.chosen],
@@ -318,15 +510,25 @@ class PortfolioStrategy:
         return action, fields
 
     def hand_ended(self, state: MatchState) -> None:
-        """Update Exp3 with the finished hand (`state`: its final state)."""
+        """Update Exp3 with the finished hand (`state`: its final state); with a model, count
+        the opponent's play and start the next counter when its hands are all in."""
         if state.hand != self.hand:  # we never acted: every member agrees
             self._start(state.hand)
         reward = hand_reward(state) / self.big_blind
-        agreed = [member == self.chosen or all(strategy.act(seen) == action
-                                               for seen, action in self.decisions)
-                  for member, strategy in enumerate(self.members)]
+        agreed = []
+        for slot in range(len(self.names)):
+            strategy = self._strategy(slot)
+            agreed.append(slot == self.chosen or (slot != self.excluded and all(
+                strategy.act(seen) == action for seen, action in self.decisions)))
         self.rule.update(reward, agreed, self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
+        self.balance += state.payoffs()[state.position]
+        model = self.portfolio.model
+        if model is not None:
+            self.stats.observe(state)
+            upcoming = self.refreshes + len(self.submitted) + 1
+            if state.hand + 1 >= model.fitted_before(upcoming):
+                self._submit(upcoming)
 
     def adaptation_header(self) -> str:
         """The log's comment line that names the members, in the order of `adapt` lines."""
@@ -335,7 +537,9 @@ class PortfolioStrategy:
     def adaptation_line(self) -> str:
         """`adapt HAND member=NAME p=P1/P2/...` for the hand just ended: who played it, and the
         probabilities it was drawn with (`protocol.logs` skips these lines; `gambler-report`
-        plots them)."""
+        plots them); before it, a comment line for each counter that took effect in the hand."""
         hand, chosen, _, probabilities = self.history[-1]
-        return (f"adapt {hand} member={self.names[chosen]} "
-                f"p={'/'.join(f'{p:.6f}' for p in probabilities)}")
+        notes, self.notes = self.notes, []
+        return "".join(f"{note}\n" for note in notes) + (
+            f"adapt {hand} member={self.names[chosen]} "
+            f"p={'/'.join(f'{p:.6f}' for p in probabilities)}")

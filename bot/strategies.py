@@ -274,10 +274,12 @@ def member_strategy(resolved, win_rate: Callable[..., float] | None = None, seed
     return ProfileStrategy(resolved, win_rate, seed)
 
 
-def load_strategy(spec: str, seed: int = 0, samples: int | None = None, game=None):
+def load_strategy(spec: str, seed: int = 0, samples: int | None = None, game=None,
+                  refresher=None):
     """A baseline by name, an exploiter, a portfolio or the automaton with a profile (a path or
     a shipped name). A portfolio needs the `game` (its big blind and stack; default: the
-    standard no-limit game)."""
+    standard no-limit game); one with a model member also `refresher(game, portfolio)`, which
+    gives what computes its counters (`gambler.adaptive.live.refresher_for`)."""
     resolved = resolve_strategy(spec)
     rate = sampled_win_rate(samples, seed) if samples else None
     from gambler.bot.portfolio import Portfolio, PortfolioStrategy
@@ -286,7 +288,9 @@ def load_strategy(spec: str, seed: int = 0, samples: int | None = None, game=Non
         if game is None:
             from gambler.protocol.gamedef import load_game
             game = load_game()
-        return PortfolioStrategy(resolved, game.big_blind, min(game.stacks), rate, seed)
+        return PortfolioStrategy(resolved, game.big_blind, min(game.stacks), rate, seed,
+                                 refresher(game, resolved) if refresher is not None
+                                 and resolved.model is not None else None)
     from gambler.bot.switch import Switch, SwitchStrategy
 
     if isinstance(resolved, Switch):

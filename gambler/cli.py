@@ -150,13 +150,14 @@ def fail(program: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 
 
 def run(command: click.Command, argv: Sequence[str] | None = None,
-        program: str | None = None) -> NoReturn:
-    """Run `command` and exit: one-line errors, tracebacks only with `--debug`."""
+        program: str | None = None, obj=None) -> NoReturn:
+    """Run `command` and exit: one-line errors, tracebacks only with `--debug`. `obj`: the click
+    context's object (what a layer above hands the command: `gambler.adaptive.cli`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     program = program or os.path.basename(sys.argv[0]) or command.name or "gambler"
     debug = "--debug" in args
     try:
-        result = command.main(args=args, prog_name=program, standalone_mode=False)
+        result = command.main(args=args, prog_name=program, standalone_mode=False, obj=obj)
     except click.exceptions.Exit as exit_:
         sys.exit(exit_.exit_code)
     except click.Abort:

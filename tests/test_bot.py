@@ -100,7 +100,7 @@ def own_actions(betting: str, position: int):
 
 
 def gambler(*args):
-    return [sys.executable, "-m", "gambler.bot.cli", *args]
+    return [sys.executable, "-m", "gambler.adaptive.cli", *args]
 
 
 def run_match(tmp_path, first, second, hands=300, seed=5):
@@ -380,11 +380,25 @@ def test_summary_uses_thousands_separators():
     from gambler.bot.player import MatchRecord
 
     record = MatchRecord(big_blind=100, hands=1000, chips=1577252.0,
-                         latencies=[0.001] * 1950, bad_lines=1200, finished=None)
+                         latencies=[0.001] * 1949 + [0.0125], rounds=[0] * 1000 + [1] * 950,
+                         bad_lines=1200, finished=None)
     record.started, record.finished = 0.0, 3.95
     assert record.summary() == (
         "1,000 hands, +1,577,252 chips, +15,772.5 mbb/hand; 1,950 decisions, latency p50 "
-        "1.000 ms, p99 1.000 ms; 3.95 ms/hand; 1,200 malformed lines skipped, 0 bad decisions")
+        "1.000 ms, p99 1.000 ms (flop 1.000), max 12.500 ms; 3.95 ms/hand; 1,200 malformed "
+        "lines skipped, 0 bad decisions")
+
+
+def test_latency_quantiles_by_round():
+    """p99 of 100 decisions is the 99th smallest (index round(0.99 x 99) = 98); a round's
+    quantile looks at that round's decisions only."""
+    from gambler.bot.player import MatchRecord
+
+    record = MatchRecord(big_blind=100, latencies=[k / 1000 for k in range(1, 101)] + [1.0],
+                         rounds=[1] * 100 + [0])
+    assert record.latency_ms(0.99, 1) == pytest.approx(99.0)
+    assert record.latency_ms(1.0) == pytest.approx(1000.0)
+    assert record.latency_ms(0.5, 3) == 0.0
 
 
 def test_losing_the_dealer_mid_hand_exits_1():

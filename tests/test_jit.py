@@ -50,7 +50,7 @@ def test_cards_protocol_and_every_command_load_without_numba():
     with open(Path(__file__).parent.parent / "pyproject.toml", "rb") as file:
         scripts = tomllib.load(file)["project"]["scripts"]
     commands = sorted({target.split(":")[0] for target in scripts.values()})
-    assert "gambler.evaluator.cli" in commands and "gambler.bot.cli" in commands
+    assert "gambler.evaluator.cli" in commands and "gambler.adaptive.cli" in commands
     probe = (f"import sys, gambler.evaluator, gambler.protocol, gambler.protocol.client, {', '.join(commands)}; "
              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba'))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

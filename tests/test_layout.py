@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("bot", "protocol", "evaluator", "training", "games", "configs")
+FOLDERS = ("bot", "protocol", "evaluator", "training", "games", "adaptive", "configs")
 
 
 def imported_names(path: Path):
@@ -30,6 +30,23 @@ def test_no_source_imports_a_folder_by_its_bare_name():
     assert bare == []
 
 
+def test_arrows_point_one_way():
+    """Every import, at the top of a module or inside a function: `protocol` and `evaluator`
+    know nothing of `bot`, `training` or `adaptive`; `bot` nothing of `training` or `adaptive`;
+    `training` nothing of `adaptive` (the README's layout)."""
+    above = {"protocol": ("bot", "training", "adaptive"),
+             "evaluator": ("bot", "training", "adaptive"),
+             "bot": ("training", "adaptive"), "training": ("adaptive",)}
+    wrong = [f"{path.relative_to(ROOT)}: import {name}"
+             for folder, forbidden in above.items()
+             for path in sorted((ROOT / folder).rglob("*.py"))
+             for name in imported_names(path)
+             if name.startswith("gambler.") and name.split(".")[1] in forbidden]
+    assert wrong == []
+    assert any(name.startswith("gambler.training") for path in (ROOT / "adaptive").rglob("*.py")
+               for name in imported_names(path))
+
+
 def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
     """What `pip install gambler` puts in site-packages: `gambler/` and its metadata, nothing
     else (no top-level `bot`, `protocol`, ... to clash with other packages)."""
@@ -46,7 +63,8 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     version = wheel.name.split("-")[1]
     assert {name.split("/")[0] for name in names} == {"gambler", f"gambler-{version}.dist-info"}
-    for expected in ("gambler/__init__.py", "gambler/bot/cli.py", "gambler/protocol/betting.py",
+    for expected in ("gambler/__init__.py", "gambler/bot/cli.py", "gambler/adaptive/cli.py",
+                     "gambler/protocol/betting.py",
                      "gambler/training/engine.py", "gambler/games/cli.py",
                      "gambler/evaluator/data/hand_tables.npz",
                      "gambler/configs/params/default.yaml",

@@ -9,10 +9,17 @@ same deals (`engine.play_population`: one thread per candidate) and keeps the be
 it wins more than the current profile. It is a best response within the automaton's parameters
 to the model only, on these deals: the portfolio that plays it decides, from what it wins, how
 much to trust it. Deterministic for a seed.
+
+`refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
+(`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
+fit_exploiter`), then `best_response` from the portfolio's profiles on the model's `deals` deals
+of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
+with the same counts, so they install the same counter at the same hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -74,3 +81,21 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
         if found[top] > best_score:
             best, best_score = candidates[top], found[top]
     return Counter(best, best_score, scores, steps)
+
+
+def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
+    """Counter `refresh` of `portfolio`'s model member against the opponent of `stats` (module
+    docstring); its profile is named `model-REFRESH`."""
+    from gambler.bot.opponent import fit_exploiter
+    from gambler.bot.params import Profile
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import encode_rules
+
+    model = portfolio.model
+    deal_set, _ = cached_deal_set(model.seed, 0, model.deals)
+    starts = {name: strategy for name, strategy in zip(portfolio.members, portfolio.strategies)
+              if isinstance(strategy, Profile)}
+    found = best_response(fit_exploiter(stats, name=f"model-{refresh}"), starts, deal_set,
+                          encode_rules(game), model.seed + refresh, game.big_blind, model.steps,
+                          model.population)
+    return found._replace(profile=replace(found.profile, name=f"model-{refresh}"))

@@ -106,7 +106,7 @@ def portfolio_match(a, b, hands: int, seed: int, game):
         deals, _ = cached_deal_set(seed, 0, deals_count, progress=update)
     seat, portfolio, opponent, sign = (0, a, b, 1) if isinstance(a, Portfolio) else (1, b, a, -1)
     match = play_portfolio(encode_rules(game), portfolio, opponent, deals, seed, game.big_blind,
-                           min(game.stacks), seat=seat)
+                           min(game.stacks), seat=seat, game=game)
     return Chips(sign * match.chips.reshape(-1, 2).sum(axis=1).astype(np.int64),
                  sign * match.adjusted.reshape(-1, 2).sum(axis=1)), deals_count
 
@@ -137,7 +137,7 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
                 why = last_line(dealer.communicate()[1])
                 raise click.ClickException("gambler-dealer did not start" + (f": {why}" if why
                                                                              else ""))
-            bots = [subprocess.Popen([*child_command("gambler.bot.cli"), "127.0.0.1", port,
+            bots = [subprocess.Popen([*child_command("gambler.adaptive.cli"), "127.0.0.1", port,
                                       "--params", spec, "--game", game_file, "--quiet"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      text=True)

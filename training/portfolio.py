@@ -47,11 +47,15 @@ class PortfolioMatch(NamedTuple):
 
 
 @helper
-def exp3_probabilities(weights, exploration, out):
+def exp3_probabilities(weights, exploration, excluded, out):
     """`bot.portfolio.Exp3.probabilities`, in its order of operations."""
     floor = exploration / weights.shape[0]
     for k in range(weights.shape[0]):
         out[k] = (1.0 - exploration) * weights[k] + floor
+    if excluded >= 0:
+        removed = out[excluded]
+        for k in range(weights.shape[0]):
+            out[k] = 0.0 if k == excluded else out[k] / (1.0 - removed)
 
 
 @helper
@@ -71,6 +75,21 @@ def exp3_weights(weights, estimates, learning_rate, share, work):
     mix = share / members
     for k in range(members):
         weights[k] = (1.0 - share) * work[k] / total + mix
+
+
+@helper
+def level_weights(weights, slot):
+    """`bot.portfolio.level_weights`, in place, in its order of operations."""
+    top = -1.0
+    for k in range(weights.shape[0]):
+        if k != slot and weights[k] > top:
+            top = weights[k]
+    weights[slot] = top
+    total = 0.0
+    for k in range(weights.shape[0]):
+        total += weights[k]
+    for k in range(weights.shape[0]):
+        weights[k] = weights[k] / total
 
 
 @helper
@@ -101,8 +120,12 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                     traces, tables, preflop_v):
+                     big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                     adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
+                     preflop_v):
+    """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
+    none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
+    least `risk`; the first time it can be, it is levelled (`levelled[0]` then True)."""
     members = member_kinds.shape[0]
     estimates = np.empty(members, dtype=np.float64)
     work = np.empty(members, dtype=np.float64)
@@ -121,11 +144,20 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     empty_holes = np.zeros((2, 2), dtype=np.uint8)
     empty_board = np.zeros(5, dtype=np.uint8)
     p = np.empty(members, dtype=np.float64)
-    for h in range(chips.shape[0]):
+    balance = 0.0
+    for h in range(start):
+        balance += chips[h]
+    for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
         position = (h + seat) % 2
-        exp3_probabilities(weights, exploration, p)
+        excluded = -1
+        if model_slot >= 0 and (not model_ready or balance < risk):
+            excluded = model_slot
+        elif model_slot >= 0 and not levelled[0]:
+            level_weights(weights, model_slot)
+            levelled[0] = True
+        exp3_probabilities(weights, exploration, excluded, p)
         probabilities[h] = p
         pick = exp3_choose(p, portfolio_uniform(seed, hand_number))
         chosen[h] = pick
@@ -149,6 +181,8 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         for k in range(members):
             if k == pick:
                 agreed[h, k] = True
+            elif k == excluded:  # could not be drawn: learns nothing (bot.portfolio)
+                agreed[h, k] = False
             else:
                 kinds[position] = member_kinds[k]
                 ranged[position] = member_ranged[k]
@@ -163,100 +197,132 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             estimates[k] = reward / share if agreed[h, k] else 0.0
             gains[k] += estimates[k]
         exp3_weights(weights, estimates, learning_rate, tracking, work)
+        balance += chips[h]
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                  big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                  traces, tables, preflop_v):
+                  big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                  adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
+                  preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                     traces, tables, preflop_v)
+                     big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                     adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
+                     preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
-    """(kinds int64[K], params float64[K, n]): the members as the engine reads them."""
+    """(kinds int64[K], params float64[K, n]): the slots as the engine reads them (a model's
+    slot, before its first counter, as a copy of the first member: never played)."""
     encoded = [encode_strategy(member) for member in portfolio.strategies]
+    if portfolio.model is not None:
+        encoded.append(encoded[0])
     return (np.array([kind for kind, _ in encoded], dtype=np.int64),
             np.stack([vector for _, vector in encoded]))
 
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
                    stack: int, seat: int = 0, duplicate: bool = True, first_hand: int = 0,
-                   start=None, traces: bool = False) -> PortfolioMatch:
+                   start=None, traces: bool = False, game=None,
+                   refresh=None) -> PortfolioMatch:
     """A portfolio (`bot.portfolio.Portfolio`) in seat `seat` against `opponent` (what
-    `encode_strategy` takes) over `deal_set` (a `training.deals.DealSet`): one match of twice
-    as many hands as deals (`duplicate`) or as many, as the module docstring says. `start`: a
-    match whose estimates and weights this one continues (default: from scratch); a
-    `bot.switch.Switch` opponent is played in two parts, the second continuing the first. With
-    `traces`, each hand's actions are kept (`hand_states` reads them back)."""
+    `encode_strategy` takes, or a `bot.switch.Switch`) over `deal_set` (a `training.deals.
+    DealSet`): one match of twice as many hands as deals (`duplicate`) or as many, as the module
+    docstring says. `start`: a match whose estimates and weights this one continues (default:
+    from scratch). With `traces`, each hand's actions are kept (`hand_states` reads them back).
+
+    The match is played in parts, each one kernel call: a switch changes the opponent at its
+    hand; a model member's counter k takes the slot at hand k x every (`bot.portfolio`), found by
+    `refresh(game, portfolio, stats, k)` (default `training.counter.refresh_counter`) from the
+    opponent's counts over the hands before k x every - lag, which the engine reads back from
+    its traces as the TCP bot sees them (`game`: default the standard no-limit game)."""
     from gambler.bot.switch import Switch
 
-    if isinstance(opponent, Switch):
-        return _play_switch(rules, portfolio, opponent, deal_set, seed, big_blind, stack, seat,
-                            duplicate, first_hand, traces)
+    first, then, at = ((opponent.first, opponent.then, opponent.at)
+                       if isinstance(opponent, Switch) else (opponent, opponent, None))
+    per_deal = 2 if duplicate else 1
+    hands = deal_set.v.shape[0] * per_deal
+    cuts = {0, hands}
+    split = hands
+    if at is not None:
+        split = min(max(at - first_hand, 0), hands)
+        if split % per_deal:
+            raise EngineError(f"a duplicate match switches between the two hands of a deal "
+                              f"(hand {at:,}): use an even hand number")
+        cuts.add(split)
+    model = portfolio.model
+    refreshes = {}  # hand index -> the counter that takes effect there
+    if model is not None:
+        refresh_index = max(first_hand // model.every, 0) + 1
+        while model.refresh_at(refresh_index) - first_hand < hands:
+            refreshes[model.refresh_at(refresh_index) - first_hand] = refresh_index
+            refresh_index += 1
+        cuts.update(refreshes)
     member_kinds, member_params = encode_portfolio(portfolio)
-    opponent_kind, opponent_params = encode_strategy(opponent)
+    opponents = [encode_strategy(first), encode_strategy(then)]
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
     holes, boards, tables, preflop_v = _range_context(
-        strategies + [(opponent_kind, opponent_params)],
-        getattr(deal_set, "holes", None), getattr(deal_set, "boards", None), None)
+        strategies + opponents, getattr(deal_set, "holes", None),
+        getattr(deal_set, "boards", None), None)
     deals = DealArrays(deal_set.v, deal_set.outcomes, deal_set.allin_equity, holes, boards)
-    hands = deal_set.v.shape[0] * (2 if duplicate else 1)
-    members = member_kinds.shape[0]
+    slots = member_kinds.shape[0]
+    keep = traces or model is not None
     match = PortfolioMatch(np.zeros(hands), np.zeros(hands), np.zeros(hands, dtype=np.int64),
-                           np.zeros((hands, members)), np.zeros((hands, members), dtype=np.bool_),
-                           np.zeros(members) if start is None else start.gains.copy(),
-                           np.full(members, 1.0 / members) if start is None
+                           np.zeros((hands, slots)), np.zeros((hands, slots), dtype=np.bool_),
+                           np.zeros(slots) if start is None else start.gains.copy(),
+                           np.full(slots, 1.0 / slots) if start is None
                            else start.weights.copy(),
-                           np.full((hands if traces else 0, _TRACE_ROWS, 3), -1,
-                                   dtype=np.int64))
-    _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals, seed,
-                  first_hand, seat, duplicate, portfolio.exploration,
-                  portfolio.rate_for(stack / big_blind), portfolio.share, float(big_blind),
-                  *match, tables, preflop_v)
+                           np.full((hands if keep else 0, _TRACE_ROWS, 3), -1, dtype=np.int64))
+    rate = portfolio.rate_for(stack / big_blind)
+    model_ready = False
+    levelled = np.zeros(1, dtype=np.bool_)
+    if model is not None:
+        from gambler.bot.opponent import OpponentStats
+
+        if game is None:
+            from gambler.protocol.gamedef import load_game
+            game = load_game()
+        if refresh is None:
+            from gambler.training.counter import refresh_counter as refresh
+        stats, observed = OpponentStats(), 0
+    bounds = sorted(cuts)
+    for begin, end in zip(bounds, bounds[1:]):
+        if begin in refreshes:
+            index = refreshes[begin]
+            fitted = min(max(model.fitted_before(index) - first_hand, 0), hands)
+            for state in hand_states(match, deal_set, game, seat, duplicate, first_hand,
+                                     hands=range(observed, fitted)):
+                stats.observe(state)
+            observed = max(observed, fitted)
+            found = refresh(game, portfolio, stats, index)
+            kind, vector = encode_strategy(found.profile)
+            member_kinds[-1], member_params[-1] = kind, vector
+            model_ready = True
+        opponent_kind, opponent_params = opponents[0 if begin < split else 1]
+        _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
+                      seed, first_hand, seat, duplicate, portfolio.exploration, rate,
+                      portfolio.share, float(big_blind), portfolio.model_slot, model_ready,
+                      float(stack), levelled, begin, end, *match, tables, preflop_v)
+    if keep and not traces:
+        match = match._replace(traces=match.traces[:0])
     return match
 
 
-def _play_switch(rules, portfolio, switch, deal_set, seed, big_blind, stack, seat, duplicate,
-                 first_hand, traces) -> PortfolioMatch:
-    """`play_portfolio` against a switch: the hands before `switch.at` against `first`, the rest
-    against `then`, from the estimates the first part ended with."""
-    per_deal = 2 if duplicate else 1
-    hands = deal_set.v.shape[0] * per_deal
-    split = min(max(switch.at - first_hand, 0), hands)
-    if split % per_deal:
-        raise EngineError(f"a duplicate match switches between the two hands of a deal (hand "
-                          f"{switch.at:,}): use an even hand number")
-    parts = []
-    previous = None
-    for opponent, start, stop in ((switch.first, 0, split), (switch.then, split, hands)):
-        if stop > start:
-            part = play_portfolio(rules, portfolio, opponent,
-                                  deal_set.slice(start // per_deal, stop // per_deal), seed,
-                                  big_blind, stack, seat=(seat + start) % 2, duplicate=duplicate,
-                                  first_hand=first_hand + start, start=previous,
-                                  traces=traces)
-            previous = part
-            parts.append(part)
-    return PortfolioMatch(*(np.concatenate([getattr(part, name) for part in parts])
-                            for name in PortfolioMatch._fields[:-3]), previous.gains,
-                          previous.weights, np.concatenate([part.traces for part in parts]))
-
-
 def hand_states(match: PortfolioMatch, deal_set, game, seat: int = 0, duplicate: bool = True,
-                first_hand: int = 0) -> list:
-    """The final state of each hand of a match played with `traces`, as the dealer sends it to
-    the portfolio (`protocol.matchstate.MatchState`: its position, the whole betting, its own
-    cards and the opponent's only after a showdown): what `bot.opponent.OpponentStats` counts."""
+                first_hand: int = 0, hands: range | None = None) -> list:
+    """The final state of each hand of a match played with `traces` (or of `hands`, a range of
+    its hand indices), as the dealer sends it to the portfolio (`protocol.matchstate.MatchState`:
+    its position, the whole betting, its own cards and the opponent's only after a showdown):
+    what `bot.opponent.OpponentStats` counts."""
     from gambler.protocol.betting import Action, BettingState
     from gambler.protocol.matchstate import MatchState
     from gambler.training.engine import CALL_CODE, FOLD_CODE
 
     states = []
-    for h, trace in enumerate(match.traces):
+    for h in range(match.traces.shape[0]) if hands is None else hands:
+        trace = match.traces[h]
         deal = h // 2 if duplicate else h
         position = (h + seat) % 2
         betting = BettingState.start(game)

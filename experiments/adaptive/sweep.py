@@ -37,8 +37,9 @@ def mean_ci(values):
 
 
 def member_alone(portfolio, name, strategy):
-    """A portfolio of one member twice: that member playing every hand of the same matches."""
-    return replace(portfolio, members=(name, name), strategies=(strategy, strategy))
+    """A portfolio of one member twice (and no model member): that member playing every hand
+    of the same matches."""
+    return replace(portfolio, members=(name, name), strategies=(strategy, strategy), model=None)
 
 
 def main() -> None:

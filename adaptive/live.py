@@ -1,0 +1,78 @@
+"""Counter refreshes for a portfolio's model member, off the decision path.
+
+A refresher is called as `refresher(portfolio, stats, refresh)` by `bot.portfolio.
+PortfolioStrategy` when the hands counter `refresh` is fitted on are all in, and returns a
+future; the strategy calls its `result()` at hand `refresh x every`, waiting there if needed,
+so the counter takes effect at the same hand however long it took (a seeded match replays
+exactly, and equals the fast engine's, which calls `training.counter.refresh_counter` in line).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+import signal
+
+
+class InlineRefresher:
+    """Computes each counter when asked, in the caller (tests, scripts): a future already done."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def __call__(self, portfolio, stats, refresh: int) -> concurrent.futures.Future:
+        from gambler.training.counter import refresh_counter
+
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        future.set_result(refresh_counter(self.game, portfolio, stats, refresh))
+        return future
+
+    def close(self) -> None:
+        pass
+
+
+def _worker_start() -> None:
+    """In the worker: lowest priority but one, so that the player's decisions come first on a
+    busy machine, and Ctrl-C left to the player (which shuts the worker down)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+def _warm_up(game, portfolio) -> None:
+    """Load what every refresh needs before the first one is due: the kernels, the search's
+    deals and the random holdings' v the model's thresholds come from."""
+    from gambler.bot.opponent import OpponentStats, random_v
+    from gambler.training.counter import refresh_counter
+
+    for round_ in range(4):
+        random_v(round_)
+    refresh_counter(game, portfolio, OpponentStats(), 0)
+
+
+class ProcessRefresher:
+    """Computes the counters in one worker process (started at once, `spawn`ed so that no
+    thread or numba state is forked), which warms up while the first hands are played."""
+
+    def __init__(self, game, portfolio):
+        self.game = game
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start)
+        self.warming = self.pool.submit(_warm_up, game, portfolio)
+
+    def __call__(self, portfolio, stats, refresh: int) -> concurrent.futures.Future:
+        from gambler.training.counter import refresh_counter
+
+        return self.pool.submit(refresh_counter, self.game, portfolio, stats, refresh)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def refresher_for(game, portfolio):
+    """What `gambler` plugs into a portfolio with a model member."""
+    return ProcessRefresher(game, portfolio)

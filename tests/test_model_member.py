@@ -1,0 +1,261 @@
+"""A portfolio's model member: the file, Exp3 with a slot that cannot be drawn, the TCP bot and
+the fast engine hand for hand across the refreshes (in line, late, and in a worker process
+behind the real dealer), and the budget that a rigged counter tries to overspend."""
+
+import concurrent.futures
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from acpc_support import NOLIMIT
+from gambler.adaptive.live import InlineRefresher
+from gambler.bot.params import ProfileError
+from gambler.bot.portfolio import Exp3, Model, level_weights, parse_portfolio
+from gambler.bot.strategies import load_strategy, resolve_strategy
+from gambler.bot.switch import Switch
+from gambler.protocol import load_game
+from gambler.training.counter import Counter
+from gambler.training.deals import compute_deal_set
+from gambler.training.engine import encode_rules
+from gambler.training.portfolio import play_portfolio
+from test_portfolio import tcp_match
+
+NL = load_game(NOLIMIT)
+STACK = min(NL.stacks)
+SMALL_MODEL = "{every: 60, lag: 20, deals: 200, steps: 2, population: 4}"
+
+
+def modelled(model=SMALL_MODEL, members=("default", "price-aware"), exploration=0.1,
+             learning_rate=0.05, share=0.0):
+    text = (f"kind: portfolio\nname: test\nmembers: [{', '.join(members)}]\n"
+            f"exploration: {exploration}\nlearning_rate: {learning_rate}\nshare: {share}\n"
+            f"model: {model}\n")
+    return parse_portfolio(text, source="test.yaml")
+
+
+@pytest.fixture(scope="module")
+def deals():
+    return compute_deal_set(seed=9, first_deal=0, count=150)
+
+
+# --- the file and the rule -------------------------------------------------------------------
+
+def test_a_model_member_adds_a_slot_named_model():
+    chosen = modelled("true")
+    assert chosen.model == Model()
+    assert chosen.slots == ("default", "price-aware", "model") and chosen.model_slot == 2
+    assert (chosen.model.refresh_at(2), chosen.model.fitted_before(2)) == (1000, 900)
+    # the guaranteed rate counts the model's slot: gamma / (3 R)
+    assert chosen.guaranteed_rate(200.0) == pytest.approx(0.1 / 600)
+    assert "a model member refreshed every 500 hands (fitted up to 100 hands before), " \
+           "playing only while the match is a stack ahead" in chosen.describe(200.0)
+
+
+@pytest.mark.parametrize("model, message", [
+    ("{every: 100, lag: 100}", "model: lag: 100 is not below every (100)"),
+    ("{every: 0}", "model: every: 0 is below 1"),
+    ("{every: 100, depth: 3}", "model: unknown key 'depth'"),
+    ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
+    ("[500]", "model: a mapping of every, lag"),
+])
+def test_a_bad_model_names_the_file_and_the_field(model, message):
+    with pytest.raises(ProfileError) as error:
+        modelled(model)
+    assert str(error.value).startswith("test.yaml: ") and message in str(error.value)
+
+
+def test_a_model_needs_a_profile_to_search_from():
+    with pytest.raises(ProfileError, match="list at least one profile among the members"):
+        modelled("true", members=("call", "catcher"))
+
+
+def test_a_slot_that_cannot_be_drawn_gives_its_probability_to_the_others():
+    """Weights (0.2, 0.5, 0.3) after an update, gamma 0.3: p = 0.7 w + 0.1 = (0.24, 0.45,
+    0.31); without slot 2, (0.24, 0.45) / 0.69. Levelling slot 0 with the best: (0.5, 0.5,
+    0.3) / 1.3."""
+    rule = Exp3(3, exploration=0.3, learning_rate=1.0)
+    rule.weights = [0.2, 0.5, 0.3]
+    assert rule.probabilities() == pytest.approx([0.24, 0.45, 0.31])
+    assert rule.probabilities(excluded=2) == pytest.approx([0.24 / 0.69, 0.45 / 0.69, 0.0])
+    assert rule.choose(0.99, rule.probabilities(excluded=2)) == 1
+    rule.level(0)
+    assert rule.weights == pytest.approx([0.5 / 1.3, 0.5 / 1.3, 0.3 / 1.3])
+    assert level_weights([0.7, 0.1, 0.2], 1) == pytest.approx([0.7 / 1.6, 0.7 / 1.6, 0.2 / 1.6])
+
+
+def test_an_underflowed_weight_stays_zero_instead_of_failing():
+    """Without a share a member far behind reaches weight 0.0: the next update must not take
+    log(0) (numba gives -inf; so does the Python rule)."""
+    rule = Exp3(2, exploration=0.1, learning_rate=1.0)
+    rule.update(2000.0, [True, False], [1.0, 0.0])
+    assert rule.weights == [1.0, 0.0]
+    rule.update(1.0, [True, True], [0.5, 0.5])
+    assert rule.weights == [1.0, 0.0]
+
+
+def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp_path):
+    path = tmp_path / "modelled.yaml"
+    path.write_text("kind: portfolio\nname: modelled\nmembers: [default, price-aware]\n"
+                    "model: true\n")
+    with pytest.raises(ProfileError, match="play it with `gambler`"):
+        load_strategy(str(path), game=NL)
+    state = "MATCHSTATE:1:0::|AsKc"
+    plain = subprocess.run([sys.executable, "-m", "gambler.bot.cli", "--params", str(path),
+                            "--explain", state], capture_output=True, text=True)
+    assert plain.returncode == 1
+    assert plain.stderr.startswith("gambler: error: modelled: its model member's counter")
+    assert len(plain.stderr.splitlines()) == 1
+    plugged = subprocess.run([sys.executable, "-m", "gambler.adaptive.cli", "--params",
+                              str(path), "--explain", state], capture_output=True, text=True)
+    assert plugged.returncode == 0, plugged.stderr
+    assert "member default" in plugged.stdout or "member price-aware" in plugged.stdout
+
+
+# --- the TCP bot and the engine, hand for hand ------------------------------------------------
+
+@pytest.mark.parametrize("opponent, seat, duplicate", [("call", 0, True), ("sizer", 1, False),
+                                                       ("prober", 0, True)])
+def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
+                                                                        duplicate):
+    """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ...: the same draws,
+    probabilities (to the last bit), estimates and weights, in line in both."""
+    chosen = modelled(share=0.01 if seat else 0.0)
+    games = deals if duplicate else deals.slice(0, 130)
+    bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate,
+                             refresher=InlineRefresher(NL))
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, 17,
+                           NL.big_blind, STACK, seat=seat, duplicate=duplicate, game=NL)
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
+    assert bot.refreshes == 4 if duplicate else 2
+    assert bot.balance == match.chips.sum()
+    # before hand 60 the model cannot be drawn; after, only while the bot is a stack ahead
+    assert (match.probabilities[:60, 2] == 0).all()
+    ahead = np.concatenate([[0.0], np.cumsum(match.chips)[:-1]]) >= STACK
+    assert ((match.probabilities[60:, 2] > 0) == ahead[60:]).all()
+    if opponent != "prober":  # the members beat these by a stack soon: the model plays
+        assert (match.chosen == 2).sum() > 20
+
+
+def test_a_late_counter_takes_effect_at_its_hand_all_the_same(deals):
+    """A refresher whose counters arrive seconds late (a worker busy elsewhere): the bot waits
+    at the hand the counter is due, so the match is the in-line one hand for hand."""
+    chosen = modelled()
+    inline = InlineRefresher(NL)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    def late(portfolio, stats, refresh):
+        def work():
+            time.sleep(0.5)
+            return inline(portfolio, stats, refresh).result()
+        return pool.submit(work)
+
+    slow, _ = tcp_match(chosen, "call", deals.slice(0, 70), 0, 3, True, refresher=late)
+    fast, _ = tcp_match(chosen, "call", deals.slice(0, 70), 0, 3, True, refresher=inline)
+    assert [row[:2] for row in slow.history] == [row[:2] for row in fast.history]
+    assert slow.rule.weights == fast.rule.weights and slow.refreshes == 2
+    pool.shutdown()
+
+
+# --- the budget --------------------------------------------------------------------------------
+
+def rigged(profile):
+    """A refresher whose every 'counter' is `profile`, whatever the opponent does."""
+    counter = Counter(profile, 0.0, {}, 0)
+
+    def refresh(*_):
+        future = concurrent.futures.Future()
+        future.set_result(counter)
+        return future
+    return refresh
+
+
+def test_a_losing_counter_never_spends_more_than_the_bot_has_won(tmp_path):
+    """The opponent calls everything for 100 hands (the members win a stack fast, the budget
+    opens), then plays the seed profile, which a calling station (the rigged counter) loses to
+    by stacks. The model plays only hands the bot starts a stack ahead, so after each of them
+    the bot is still even, and its losses never exceed what the members won before them; the
+    TCP bot keeps the same budget hand for hand. (With the budget check removed, the model
+    plays at a deficit and the first assertion fails.)"""
+    path = tmp_path / "switch.yaml"
+    path.write_text("kind: switch\nfirst: call\nthen: seed\nat: 100\n")
+    chosen = modelled("{every: 40, lag: 10}")
+    deal_set = compute_deal_set(seed=31, first_deal=0, count=400)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(str(path)), deal_set, 5,
+                           NL.big_blind, STACK, game=NL,
+                           refresh=lambda *_: Counter("call", 0.0, {}, 0))
+    before = np.concatenate([[0.0], np.cumsum(match.chips)[:-1]])
+    model = match.chosen == 2
+    assert (before[model] >= STACK).all()
+    assert (before[model] + match.chips[model] >= 0).all()
+    losses = np.cumsum(np.where(model, match.chips, 0.0))
+    won = np.cumsum(np.where(model, 0.0, match.chips))
+    assert (won[model] + losses[model] >= 0).all()
+    # The test means something: the counter lost more than a stack in all, and the budget
+    # refused it on many hands after it was installed.
+    assert match.chips[model].sum() < -STACK and model.sum() >= 10
+    refused = (np.arange(len(before)) >= 40) & (before < STACK)
+    assert refused.sum() > 50 and (match.probabilities[refused, 2] == 0).all()
+    # The TCP bot: the same hands refused and played.
+    bot, _ = tcp_match(chosen, str(path), deal_set, 0, 5, True, refresher=rigged("call"))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert bot.balance == match.chips.sum()
+
+
+# --- through the real dealer ------------------------------------------------------------------
+
+def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match(tmp_path):
+    """`gambler --params PORTFOLIO --log` (its counters computed in a worker process) against
+    `gambler-dealer --duplicate` and a calling station: the chips hand by hand are the engine's
+    match on the dealer's cards, each decision line names the slot the engine drew (`model`
+    included), and the log says when each counter took effect."""
+    from gambler.protocol.deal import MersenneTwister, deal_hand
+    from gambler.protocol.logs import read_log
+    from gambler.training.deals import deal_set_from_cards
+
+    path = tmp_path / "modelled.yaml"
+    path.write_text("kind: portfolio\nname: modelled\nmembers: [default, price-aware]\n"
+                    "exploration: 0.1\nlearning_rate: 0.05\n"
+                    "model: {every: 40, lag: 10, deals: 200, steps: 2, population: 4}\n")
+    deals, seed = 60, 11
+    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
+                               str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    ports = dealer.stdout.readline().split()
+    commands = [["--params", str(path), "--log", str(tmp_path / "a.log")], ["--params", "call"]]
+    bots = [subprocess.Popen([sys.executable, "-m", "gambler.adaptive.cli", "127.0.0.1", port,
+                              *arguments, "--quiet"], stderr=subprocess.PIPE, text=True)
+            for port, arguments in zip(ports, commands)]
+    for bot in bots:
+        assert bot.wait(timeout=300) == 0, bot.stderr.read()
+    dealer.wait(timeout=60)
+    hands = read_log(NL, tmp_path / "m.log")
+    rng = MersenneTwister(seed)
+    cards = [deal_hand(NL, rng) for _ in range(deals)]
+    deal_set = deal_set_from_cards(np.array([deal.hole_cards for deal in cards], dtype=np.uint8),
+                                   np.array([deal.board for deal in cards], dtype=np.uint8))
+    match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)), "call", deal_set, 0,
+                           NL.big_blind, STACK, game=NL)
+    assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
+    names = ["default", "price-aware", "model"]
+    log = (tmp_path / "a.log").read_text().splitlines()
+    drawn = {}
+    for line in log:
+        if line.startswith("decision "):
+            drawn.setdefault(int(line.split()[1]), set()).add(line.split()[4][len("member="):])
+    assert all(found == {names[match.chosen[hand]]} for hand, found in drawn.items())
+    assert "model" in set().union(*drawn.values())
+    notes = [line for line in log if line.startswith("# model ")]
+    assert [note.split(":")[0] for note in notes] == ["# model 1 from hand 40",
+                                                      "# model 2 from hand 80"]
+    assert "fitted on hands before 30" in notes[0] and "mbb/hand against the model" in notes[0]
+    assert math.isclose(sum(match.chips), sum(hand.value_of("a") for hand in hands))
