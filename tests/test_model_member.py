@@ -259,3 +259,50 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
                                                       "# model 2 from hand 80"]
     assert "fitted on hands before 30" in notes[0] and "mbb/hand against the model" in notes[0]
     assert math.isclose(sum(match.chips), sum(hand.value_of("a") for hand in hands))
+
+
+# --- the exploiter search against a portfolio ---------------------------------------------------
+
+def test_the_search_scores_a_portfolio_of_one_member_as_that_member():
+    """A portfolio of `seed` twice plays every hand as `seed`: the portfolio scorer's chips
+    (3,000-hand matches through `play_portfolio`) equal the plain scorer's against `seed` (the
+    population kernel), pair for pair, for any exploiter. (`seed` does not mix: a mixed
+    profile's draws are seeded by hand numbers, which the two number differently.)"""
+    from gambler.training.engine import encode_strategy
+    from gambler.training.exploit import GENES, _PortfolioScorer, _Scorer, vector_of
+
+    deal_set = compute_deal_set(seed=41, first_deal=0, count=1600)  # a match and a part
+    twice = parse_portfolio("kind: portfolio\nmembers: [seed, seed]\n", "twice.yaml")
+    rules = encode_rules(NL)
+    vectors = np.random.default_rng(3).normal(0.0, 0.6, (4, GENES))
+    plain = _Scorer(rules, *encode_strategy(resolve_strategy("seed")), deal_set, 7)
+    scored = _PortfolioScorer(rules, twice, deal_set, 7, NL, workers=2)
+    raw, adjusted = scored.chips(vector_of(vectors))
+    expected_raw, expected_adjusted = plain.chips(vector_of(vectors))
+    assert (raw == expected_raw).all()
+    np.testing.assert_allclose(adjusted, expected_adjusted, rtol=0, atol=1e-6)
+    assert (raw != 0).any(axis=1).all()
+    # the interval is over matches: two here (1,500 deals and 100)
+    score = scored.score(adjusted[0], NL.big_blind)
+    halves = [adjusted[0][:1500].mean(), adjusted[0][1500:].mean()]
+    assert score.mbb_per_hand == pytest.approx(adjusted[0].mean() * 5)
+    assert score.ci95_mbb == pytest.approx(1.959964 * np.std(halves, ddof=1) * 5 / np.sqrt(2),
+                                           rel=1e-6)
+
+
+def test_gambler_exploit_searches_against_a_portfolio(tmp_path):
+    path = tmp_path / "duo.yaml"
+    path.write_text("kind: portfolio\nname: duo\nmembers: [call, price-aware]\n")
+    result = subprocess.run([sys.executable, "-m", "gambler.training.exploit_cli", str(path),
+                             "--generations", "2", "--deals", "200", "--held-out", "3000",
+                             "--json", "--out", str(tmp_path / "found.yaml")],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    import json
+
+    record = json.loads(result.stdout)
+    assert record["profile"] == str(path) and record["generations"] == 2
+    assert record["hands"] == 6000
+    found = resolve_strategy(str(tmp_path / "found.yaml"))
+    assert found.name == "found" and "against duo.yaml" in found.description.replace(
+        str(tmp_path) + "/", "")

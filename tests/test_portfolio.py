@@ -349,7 +349,6 @@ def test_a_log_without_a_portfolio_has_no_adaptation():
 
 @pytest.mark.parametrize("module, arguments", [
     ("gambler.training.lbr_cli", ["--hands", "100"]),
-    ("gambler.training.exploit_cli", ["--generations", "1"]),
 ])
 def test_commands_that_need_one_strategy_say_so_for_a_portfolio(tmp_path, module, arguments):
     import subprocess
@@ -360,10 +359,10 @@ def test_commands_that_need_one_strategy_say_so_for_a_portfolio(tmp_path, module
     result = subprocess.run([sys.executable, "-m", module, str(path), *arguments],
                             capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.returncode == 1
-    assert result.stderr.strip().endswith("duo is a portfolio: gambler-match, gambler and "
-                                          "gambler-report take one; LBR, the exploiter search "
-                                          "and training pools need a single strategy (name one "
-                                          "of its members: default, price-aware)")
+    assert result.stderr.strip().endswith("duo is a portfolio: gambler-match, gambler-exploit, "
+                                          "gambler and gambler-report take one; LBR and "
+                                          "training pools need a single strategy (name one of "
+                                          "its members: default, price-aware)")
     assert "Traceback" not in result.stderr and "computing" not in result.stderr
 
 

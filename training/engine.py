@@ -829,8 +829,8 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
                           "the fast engine plays it against a portfolio only (or use "
                           "--engine dealer)")
     if isinstance(spec, Portfolio):
-        raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, gambler "
-                          "and gambler-report take one; LBR, the exploiter search and training "
-                          "pools need a single strategy (name one of its members: "
+        raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, "
+                          "gambler-exploit, gambler and gambler-report take one; LBR and "
+                          "training pools need a single strategy (name one of its members: "
                           f"{', '.join(spec.members)})")
     return PROFILE, profile_vector(spec)
