@@ -43,14 +43,18 @@ def _worker_start() -> None:
 
 
 def _warm_up(game, portfolio) -> None:
-    """Load what every refresh needs before the first one is due: the kernels, the search's
-    deals and the random holdings' v the model's thresholds come from."""
+    """Load what every refresh needs before the first one is due: the kernels (a search of one
+    step of two candidates), the search's deals and the random holdings' v the model's
+    thresholds come from."""
+    from dataclasses import replace
+
     from gambler.bot.opponent import OpponentStats, random_v
     from gambler.training.counter import refresh_counter
 
     for round_ in range(4):
         random_v(round_)
-    refresh_counter(game, portfolio, OpponentStats(), 0)
+    small = replace(portfolio, model=replace(portfolio.model, steps=1, population=2))
+    refresh_counter(game, small, OpponentStats(), 0)
 
 
 class ProcessRefresher:

@@ -259,6 +259,15 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
                                                       "# model 2 from hand 80"]
     assert "fitted on hands before 30" in notes[0] and "mbb/hand against the model" in notes[0]
     assert math.isclose(sum(match.chips), sum(hand.value_of("a") for hand in hands))
+    # gambler-report reads the model's slot like a member's
+    report = subprocess.run([sys.executable, "-m", "gambler.training.report_cli",
+                             str(tmp_path / "a.log"), "--json"], capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr
+    import json
+
+    adaptation = json.loads(report.stdout)["adaptation"][0]
+    assert adaptation["members"] == names and adaptation["chosen"] == match.chosen.tolist()
+    assert adaptation["shares"]["model"] == pytest.approx((match.chosen == 2).mean())
 
 
 # --- the exploiter search against a portfolio ---------------------------------------------------
