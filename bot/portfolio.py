@@ -62,11 +62,14 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       steps: 10
       population: 16
       seed: 601
+      window: 0          # fitted on the last `window` hands only (0, the default: all of them)
 
 adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
 before k x every - lag (`bot.opponent.OpponentStats`, fitted by `bot.opponent.fit_exploiter`,
-the counter searched from the members' profiles by `training.counter.refresh_counter`); the bot
+the counter searched from the members' profiles by `training.counter.refresh_counter`; with a
+`window`, only the last `window` of those hands, so that a counter follows an opponent that
+changes); the bot
 starts computing it after hand k x every - lag - 1 ends, off the decision path, and the counter
 takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
 match replays exactly. At the first hand the model can be drawn (a counter installed and the
@@ -93,6 +96,7 @@ with the same draws, the same estimates and the same floating-point order, hand 
 
 from __future__ import annotations
 
+import collections
 import copy
 import math
 from dataclasses import dataclass
@@ -120,6 +124,7 @@ class Model:
     steps: int = 10
     population: int = 16
     seed: int = 601
+    window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
 
     def refresh_at(self, refresh: int) -> int:
         """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
@@ -128,6 +133,10 @@ class Model:
     def fitted_before(self, refresh: int) -> int:
         """Counter `refresh` is fitted on the hands numbered below this."""
         return refresh * self.every - self.lag
+
+    def fitted_from(self, refresh: int) -> int:
+        """... and from this one on (0 without a window)."""
+        return max(self.fitted_before(refresh) - self.window, 0) if self.window else 0
 
 
 @dataclass(frozen=True)
@@ -369,7 +378,7 @@ def _parse_model(value, where: str) -> Model:
     for key, given in value.items():
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
-        smallest = 0 if key in ("lag", "steps", "seed") else 1
+        smallest = 0 if key in ("lag", "steps", "seed", "window") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given
@@ -441,6 +450,9 @@ class PortfolioStrategy:
             from gambler.bot.opponent import OpponentStats
             self.names.append(MODEL_SLOT_NAME)
             self.stats = OpponentStats()
+            # with a window, the final states of its last hands (the counts are made from them
+            # when a counter is due); without, the counts are kept hand by hand
+            self.recent = collections.deque(maxlen=portfolio.model.window or None)
 
     def _start(self, hand: int) -> None:
         from gambler.evaluator.rng import portfolio_uniform
@@ -472,11 +484,22 @@ class PortfolioStrategy:
         self.refreshes = refresh
         model = self.portfolio.model
         self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
-                          f"hands before {model.fitted_before(refresh)}, its counter wins "
+                          f"hands {model.fitted_from(refresh)} to "
+                          f"{model.fitted_before(refresh) - 1}, its counter wins "
                           f"{found.mbb_per_hand:+,.0f} mbb/hand against the model")
 
     def _submit(self, refresh: int) -> None:
-        self.submitted[refresh] = self.refresher(self.portfolio, copy.deepcopy(self.stats),
+        model = self.portfolio.model
+        if model.window:
+            from gambler.bot.opponent import OpponentStats
+
+            stats = OpponentStats()
+            for state in self.recent:
+                if model.fitted_from(refresh) <= state.hand < model.fitted_before(refresh):
+                    stats.observe(state)
+        else:
+            stats = copy.deepcopy(self.stats)
+        self.submitted[refresh] = self.refresher(self.portfolio, stats,
                                                  refresh)
 
     def close(self) -> None:
@@ -525,7 +548,10 @@ class PortfolioStrategy:
         self.balance += state.payoffs()[state.position]
         model = self.portfolio.model
         if model is not None:
-            self.stats.observe(state)
+            if model.window:
+                self.recent.append(state)
+            else:
+                self.stats.observe(state)
             upcoming = self.refreshes + len(self.submitted) + 1
             if state.hand + 1 >= model.fitted_before(upcoming):
                 self._submit(upcoming)

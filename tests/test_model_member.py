@@ -44,6 +44,14 @@ def deals():
 
 # --- the file and the rule -------------------------------------------------------------------
 
+def test_a_window_fits_the_last_hands_before_the_cut():
+    model = Model(every=500, lag=100, window=300)
+    assert (model.fitted_from(1), model.fitted_before(1)) == (100, 400)
+    assert (model.fitted_from(3), model.fitted_before(3)) == (1100, 1400)
+    assert Model(every=500, lag=100).fitted_from(3) == 0
+    assert Model(every=500, lag=100, window=1000).fitted_from(1) == 0
+
+
 def test_a_model_member_adds_a_slot_named_model():
     chosen = modelled("true")
     assert chosen.model == Model()
@@ -117,13 +125,15 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
 
 # --- the TCP bot and the engine, hand for hand ------------------------------------------------
 
-@pytest.mark.parametrize("opponent, seat, duplicate", [("call", 0, True), ("sizer", 1, False),
-                                                       ("prober", 0, True)])
+@pytest.mark.parametrize("opponent, seat, duplicate, window", [
+    ("call", 0, True, 0), ("sizer", 1, False, 0), ("prober", 0, True, 0), ("call", 1, True, 50)])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
-                                                                        duplicate):
-    """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ...: the same draws,
-    probabilities (to the last bit), estimates and weights, in line in both."""
-    chosen = modelled(share=0.01 if seat else 0.0)
+                                                                        duplicate, window):
+    """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
+    50, on hands 0-39, 50-99, ...): the same draws, probabilities (to the last bit), estimates
+    and weights, in line in both."""
+    model = SMALL_MODEL if not window else SMALL_MODEL.replace("}", f", window: {window}}}")
+    chosen = modelled(model, share=0.01 if seat else 0.0)
     games = deals if duplicate else deals.slice(0, 130)
     bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate,
                              refresher=InlineRefresher(NL))
@@ -257,7 +267,7 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
     notes = [line for line in log if line.startswith("# model ")]
     assert [note.split(":")[0] for note in notes] == ["# model 1 from hand 40",
                                                       "# model 2 from hand 80"]
-    assert "fitted on hands before 30" in notes[0] and "mbb/hand against the model" in notes[0]
+    assert "fitted on hands 0 to 29" in notes[0] and "mbb/hand against the model" in notes[0]
     assert math.isclose(sum(match.chips), sum(hand.value_of("a") for hand in hands))
     # gambler-report reads the model's slot like a member's
     report = subprocess.run([sys.executable, "-m", "gambler.training.report_cli",

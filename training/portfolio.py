@@ -236,8 +236,9 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     The match is played in parts, each one kernel call: a switch changes the opponent at its
     hand; a model member's counter k takes the slot at hand k x every (`bot.portfolio`), found by
     `refresh(game, portfolio, stats, k)` (default `training.counter.refresh_counter`) from the
-    opponent's counts over the hands before k x every - lag, which the engine reads back from
-    its traces as the TCP bot sees them (`game`: default the standard no-limit game)."""
+    opponent's counts over the hands before k x every - lag (the last `window` of them, with a
+    window), which the engine reads back from its traces as the TCP bot sees them (`game`:
+    default the standard no-limit game)."""
     from gambler.bot.switch import Switch
 
     first, then, at = ((opponent.first, opponent.then, opponent.at)
@@ -292,6 +293,9 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         if begin in refreshes:
             index = refreshes[begin]
             fitted = min(max(model.fitted_before(index) - first_hand, 0), hands)
+            if model.window:  # the window's hands alone, counted afresh
+                stats = OpponentStats()
+                observed = min(max(model.fitted_from(index) - first_hand, 0), fitted)
             for state in hand_states(match, deal_set, game, seat, duplicate, first_hand,
                                      hands=range(observed, fitted)):
                 stats.observe(state)
