@@ -63,6 +63,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       population: 16
       seed: 601
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
+      allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
 
 adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
@@ -88,7 +89,9 @@ since it would never pay for the hands where it differs). So after every hand th
 the bot is still at least even, and the model's losses over the match never exceed what the
 members won before them: the bot risks what it has won and never its own stack (Ganzfried and
 Sandholm bound the expected loss by the winnings; this bounds the realised loss hand by hand). Against an opponent the members do not
-beat by a stack, the model never plays.
+beat by a stack, the model never plays. With an `allowance` of A big blinds the bar is a stack
+less A: the bot may then end a model hand up to A behind, and the model's losses never exceed
+the members' winnings plus A.
 
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
@@ -125,6 +128,12 @@ class Model:
     population: int = 16
     seed: int = 601
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
+    allowance: int = 0  # big blinds the model may lose beyond what the bot has won
+
+    def threshold(self, stack: int, big_blind: int) -> int:
+        """The chips the bot must be ahead for the model to play a hand: a stack, less the
+        allowance."""
+        return stack - self.allowance * big_blind
 
     def refresh_at(self, refresh: int) -> int:
         """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
@@ -378,7 +387,7 @@ def _parse_model(value, where: str) -> Model:
     for key, given in value.items():
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
-        smallest = 0 if key in ("lag", "steps", "seed", "window") else 1
+        smallest = 0 if key in ("lag", "steps", "seed", "window", "allowance") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given
@@ -463,7 +472,8 @@ class PortfolioStrategy:
         if model is not None:
             while hand >= model.refresh_at(self.refreshes + 1):
                 self._install(self.refreshes + 1)
-            if self.counter is None or self.balance < self.stack:
+            if self.counter is None or \
+                    self.balance < model.threshold(self.stack, self.big_blind):
                 excluded = self.model_slot
             elif not self.levelled:  # the first hand the model can be drawn
                 self.rule.level(self.model_slot)

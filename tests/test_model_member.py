@@ -325,3 +325,19 @@ def test_gambler_exploit_searches_against_a_portfolio(tmp_path):
     found = resolve_strategy(str(tmp_path / "found.yaml"))
     assert found.name == "found" and "against duo.yaml" in found.description.replace(
         str(tmp_path) + "/", "")
+
+
+def test_an_allowance_lowers_the_bar_by_itself_and_no_more():
+    """With an allowance of 100 big blinds the rigged counter plays from 10,000 chips ahead
+    (half a stack): after each of its hands the bot is at most 10,000 behind, and it did play
+    hands the plain budget would have refused."""
+    chosen = modelled("{every: 40, lag: 10, allowance: 100}")
+    deal_set = compute_deal_set(seed=31, first_deal=0, count=400)
+    opponent = Switch(resolve_strategy("call"), resolve_strategy("seed"), 100, ("call", "seed"))
+    match = play_portfolio(encode_rules(NL), chosen, opponent, deal_set, 5, NL.big_blind, STACK,
+                           game=NL, refresh=lambda *_: Counter("call", 0.0, {}, 0))
+    before = np.concatenate([[0.0], np.cumsum(match.chips)[:-1]])
+    model = match.chosen == 2
+    assert (before[model] >= STACK - 10000).all()
+    assert (before[model] + match.chips[model] >= -10000).all()
+    assert ((before[model] < STACK)).any() and match.chips[model].sum() < -STACK

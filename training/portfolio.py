@@ -308,7 +308,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,
                       portfolio.share, float(big_blind), portfolio.model_slot, model_ready,
-                      float(stack), levelled, begin, end, *match, tables, preflop_v)
+                      float(model.threshold(stack, big_blind) if model is not None else stack),
+                      levelled, begin, end, *match, tables, preflop_v)
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
