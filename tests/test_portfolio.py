@@ -360,20 +360,10 @@ def test_commands_that_need_one_strategy_say_so_for_a_portfolio(tmp_path, module
                             capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.returncode == 1
     assert result.stderr.strip().endswith("duo is a portfolio: gambler-match, gambler-exploit, "
-                                          "gambler and gambler-report take one; LBR and "
-                                          "training pools need a single strategy (name one of "
+                                          "gambler-train's pools, gambler and gambler-report "
+                                          "take one; LBR needs a single strategy (name one of "
                                           "its members: default, price-aware)")
     assert "Traceback" not in result.stderr and "computing" not in result.stderr
-
-
-def test_a_portfolio_in_a_training_pool_is_a_config_error(tmp_path):
-    from gambler.training.config import ConfigError, load_config
-
-    (tmp_path / "duo.yaml").write_text("kind: portfolio\nmembers: [default, seed]\n")
-    config = tmp_path / "train.yaml"
-    config.write_text(f"opponents: {{seed: 1, {tmp_path / 'duo.yaml'}: 1}}\n")
-    with pytest.raises(ConfigError, match="a portfolio cannot be a training opponent yet"):
-        load_config(config)
 
 
 def test_a_switching_opponent_is_played_hand_for_hand_across_the_switch(deals, tmp_path):

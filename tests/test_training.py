@@ -447,3 +447,19 @@ def test_the_paired_ab_is_the_difference_of_the_two_matches():
     assert result["lbr"]["difference"]["mbb_per_hand"] == pytest.approx(lbr[0] - lbr[1])
     same = paired_ab("seed", "seed", opponents=("random",), seed=3, hands=2000, lbr_hands=0)
     assert same["opponents"]["random"] == {"mbb_per_hand": 0.0, "ci95_mbb": 0.0}
+
+
+def test_a_portfolio_in_the_pool_plays_whole_matches_against_each_candidate(tmp_path):
+    """A portfolio of `seed` twice plays every hand as `seed`, so against the (deterministic)
+    `seed` start it scores exactly as `seed` does, though it plays through the portfolio's
+    matches (`training.portfolio.chips_against`) and `seed` through the backend."""
+    (tmp_path / "duo.yaml").write_text("kind: portfolio\nname: duo\nmembers: [seed, seed]\n")
+    config = "\n".join(line for line in SMALL.splitlines()
+                       if not line.startswith("opponents:")) + f"""
+opponents: {{seed: 1.0, {tmp_path / 'duo.yaml'}: 1.0, call: 1.0}}
+"""
+    result = train(tmp_path, "run", "--steps", "2", "--no-lbr-report", config=config)
+    assert result.returncode == 0, result.stderr
+    scores = load_profile(tmp_path / "run" / "best.yaml").training["scores"]["opponents"]
+    assert scores[str(tmp_path / "duo.yaml")] == scores["seed"]
+    assert scores["seed"] != scores["call"]

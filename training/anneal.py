@@ -703,6 +703,27 @@ class Trainer:
                   f"{self.run_dir / relative}")
         self.checkpoint()
 
+    def _play_pairs(self, deals, path, pairs) -> list:
+        """`Chips` of each (A, B) pair of strategies on `deals`: through the backend, except
+        against a portfolio, which learns hand after hand and so plays whole matches in this
+        process (`training.portfolio.chips_against`)."""
+        from gambler.bot.portfolio import Portfolio
+        from gambler.training.portfolio import chips_against
+
+        results: list = [None] * len(pairs)
+        fixed = [index for index, (_, b) in enumerate(pairs) if not isinstance(b, Portfolio)]
+        if fixed:
+            encoded = [(*encode_strategy(pairs[index][0]), *encode_strategy(pairs[index][1]))
+                       for index in fixed]
+            for index, chips in zip(fixed, self.backend.run(deals, str(path), self.rules,
+                                                            encoded, self.state.seed)):
+                results[index] = chips
+        for index, (a, b) in enumerate(pairs):
+            if isinstance(b, Portfolio):
+                results[index] = chips_against(self.rules, a, b, deals, self.state.seed,
+                                               self.game)
+        return results
+
     def _entries(self, names: dict[str, float], best: Profile) -> list[tuple[str, object, float]]:
         """(name, strategy, weight) of each opponent a pool stands for, weights summing to 1:
         `best` is the best profile, `hall` the last `hall_of_fame` earlier bests (the most
@@ -740,8 +761,7 @@ class Trainer:
         names = sorted(self.fixed)
         self._say(f"measuring the start profile's spread against {len(names):,} opponents on "
                   f"{len(deals):,} training deals (for normalize)")
-        pairs = [(*encode_strategy(start), *encode_strategy(self.fixed[name])) for name in names]
-        results = self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)
+        results = self._play_pairs(deals, path, [(start, self.fixed[name]) for name in names])
         self.state.hands += 2 * len(deals) * len(names)
         spreads = {name: float(np.std(result.raw, ddof=1)) for name, result in zip(names, results)}
         weights = {**self.pool, **self.held_out}
@@ -755,11 +775,9 @@ class Trainer:
         """Per deal: the weighted (and normalized) difference first - second of their chips
         against the opponents in `names`."""
         entries = self._entries(names, best)
-        encoded = [encode_strategy(strategy) for _, strategy, _ in entries]
-        pairs = [(*encode_strategy(first), *opponent) for opponent in encoded] + \
-            [(*encode_strategy(second), *opponent) for opponent in encoded]
-        chips = [result.raw for result in
-                 self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)]
+        pairs = [(first, strategy) for _, strategy, _ in entries] + \
+            [(second, strategy) for _, strategy, _ in entries]
+        chips = [result.raw for result in self._play_pairs(deals, path, pairs)]
         count = len(entries)
         self.state.hands += 2 * len(deals) * 2 * count
         weights = np.array([weight * self._scale_of(name) for name, _, weight in entries])
@@ -896,10 +914,8 @@ class Trainer:
         deals, path = self._deals(config.deal_seed + VALIDATION_OFFSET, config.fresh_deals,
                                   "validation deals")
         names = [name for name in {**self.pool, **self.held_out} if name not in SELF]
-        pairs = [(*encode_strategy(profile), *encode_strategy(self.fixed[name]))
-                 for name in names]
-        chips = np.stack([result.raw for result in
-                          self.backend.run(deals, str(path), self.rules, pairs, self.state.seed)])
+        chips = np.stack([result.raw for result in self._play_pairs(
+            deals, path, [(profile, self.fixed[name]) for name in names])])
         self.state.hands += 2 * len(deals) * len(names)
         in_pool = [index for index, name in enumerate(names) if name in self.pool]
         weights = np.array([self.pool[names[index]] * self._scale_of(names[index])

@@ -218,15 +218,9 @@ def _weights(value, key: str, source: str, allow_empty: bool = False) -> dict[st
         name = str(name)
         if name not in ("best", "hall"):
             try:
-                resolved = resolve_strategy(name)
+                resolve_strategy(name)
             except ProfileError as error:
                 raise ConfigError(f"{source}: {key}.{name}: {error}") from None
-            from gambler.bot.portfolio import Portfolio
-
-            if isinstance(resolved, Portfolio):
-                raise ConfigError(f"{source}: {key}.{name}: a portfolio cannot be a training "
-                                  "opponent yet (name one of its members: "
-                                  f"{', '.join(resolved.members)})")
         weights[name] = float(weight)
     if weights and sum(weights.values()) <= 0:
         raise ConfigError(f"{source}: {key}: the weights sum to zero")

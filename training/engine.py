@@ -830,7 +830,7 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
                           "--engine dealer)")
     if isinstance(spec, Portfolio):
         raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, "
-                          "gambler-exploit, gambler and gambler-report take one; LBR and "
-                          "training pools need a single strategy (name one of its members: "
+                          "gambler-exploit, gambler-train's pools, gambler and gambler-report "
+                          "take one; LBR needs a single strategy (name one of its members: "
                           f"{', '.join(spec.members)})")
     return PROFILE, profile_vector(spec)

@@ -31,6 +31,10 @@ from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, E
 
 _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 
+#: A portfolio met as an opponent (an exploiter search, a training pool) plays matches of 1,500
+#: deals, 3,000 hands, as `gambler-match` plays one, learning from scratch in each.
+PORTFOLIO_MATCH_DEALS = 1500
+
 
 class PortfolioMatch(NamedTuple):
     """What a portfolio's match recorded, hand h in row h."""
@@ -313,6 +317,24 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
+
+
+def chips_against(rules, strategy, portfolio, deal_set, seed: int, game):
+    """`strategy`'s `training.evaluate.Chips` per deal against `portfolio` on `deal_set`, as a
+    fixed opponent meets a learning one: consecutive matches of `PORTFOLIO_MATCH_DEALS` deals
+    (match k with seed `seed + k`), the portfolio learning from scratch in each (its model
+    member's counters included); each deal's two hands, positions swapped, summed."""
+    from gambler.training.evaluate import Chips
+
+    raw, adjusted = [], []
+    count = deal_set.v.shape[0]
+    for index, start in enumerate(range(0, count, PORTFOLIO_MATCH_DEALS)):
+        part = deal_set.slice(start, min(start + PORTFOLIO_MATCH_DEALS, count))
+        match = play_portfolio(rules, portfolio, strategy, part, seed + index, game.big_blind,
+                               min(game.stacks), game=game)
+        raw.append(-match.chips.reshape(-1, 2).sum(axis=1))
+        adjusted.append(-match.adjusted.reshape(-1, 2).sum(axis=1))
+    return Chips(np.concatenate(raw).astype(np.int64), np.concatenate(adjusted))
 
 
 def hand_states(match: PortfolioMatch, deal_set, game, seat: int = 0, duplicate: bool = True,
