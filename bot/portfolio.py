@@ -70,8 +70,8 @@ At hand k x every it holds the counter-strategy to the opponent as counted over 
 before k x every - lag (`bot.opponent.OpponentStats`, fitted by `bot.opponent.fit_exploiter`,
 the counter searched from the members' profiles by `training.counter.refresh_counter`; with a
 `window`, only the last `window` of those hands, so that a counter follows an opponent that
-changes); the bot
-starts computing it after hand k x every - lag - 1 ends, off the decision path, and the counter
+changes); the bot starts computing it after hand k x every - lag - 1 ends, off the decision
+path, and the counter
 takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
 match replays exactly. At the first hand the model can be drawn (a counter installed and the
 budget below open), its slot is levelled with the best member (its weight set to the largest
@@ -88,10 +88,10 @@ drawn: crediting it wherever its play coincides with a member's would bias its e
 since it would never pay for the hands where it differs). So after every hand the model plays
 the bot is still at least even, and the model's losses over the match never exceed what the
 members won before them: the bot risks what it has won and never its own stack (Ganzfried and
-Sandholm bound the expected loss by the winnings; this bounds the realised loss hand by hand). Against an opponent the members do not
-beat by a stack, the model never plays. With an `allowance` of A big blinds the bar is a stack
-less A: the bot may then end a model hand up to A behind, and the model's losses never exceed
-the members' winnings plus A.
+Sandholm bound the expected loss by the winnings; this bounds the realised loss hand by hand).
+Against an opponent the members do not beat by a stack, the model never plays. With an
+`allowance` of A big blinds the bar is a stack less A: the bot may then end a model hand up to
+A behind, and the model's losses never exceed the members' winnings plus A.
 
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
