@@ -489,10 +489,17 @@ class PortfolioStrategy:
 
         if refresh not in self.submitted:  # its hands were never seen (a match joined late)
             self._submit(refresh)
-        found = self.submitted.pop(refresh).result()
+        model = self.portfolio.model
+        try:
+            found = self.submitted.pop(refresh).result()
+        except Exception as error:  # the worker died (out of memory, killed): play on without
+            self.refreshes = refresh
+            self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: the "
+                              f"counter search failed ({type(error).__name__}: {error}); the "
+                              "slot keeps what it had")
+            return
         self.counter = member_strategy(found.profile, self.rate, self.seed)
         self.refreshes = refresh
-        model = self.portfolio.model
         self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
                           f"hands {model.fitted_from(refresh)} to "
                           f"{model.fitted_before(refresh) - 1}, its counter wins "

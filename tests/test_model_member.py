@@ -174,6 +174,23 @@ def test_a_late_counter_takes_effect_at_its_hand_all_the_same(deals):
     pool.shutdown()
 
 
+def test_a_failed_counter_search_leaves_the_slot_as_it_was_and_says_so(deals):
+    """A refresher whose future raises (a worker that died): the match goes on, the model's slot
+    keeps what it had (here: nothing, so it is never drawn), and the log's note says why."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    def broken(*_):
+        future = concurrent.futures.Future()
+        future.set_exception(BrokenProcessPool("worker died"))
+        return future
+
+    bot, _ = tcp_match(modelled(), "call", deals.slice(0, 70), 0, 3, True, refresher=broken)
+    assert bot.refreshes == 2 and bot.counter is None
+    assert all(row[1] != 2 for row in bot.history)
+    assert bot.notes[0] == ("# model 1 from hand 60: the counter search failed "
+                            "(BrokenProcessPool: worker died); the slot keeps what it had")
+
+
 # --- the budget --------------------------------------------------------------------------------
 
 def rigged(profile):
