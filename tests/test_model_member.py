@@ -263,7 +263,7 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
                               *arguments, "--quiet"], stderr=subprocess.PIPE, text=True)
             for port, arguments in zip(ports, commands)]
     for bot in bots:
-        assert bot.wait(timeout=300) == 0, bot.stderr.read()
+        assert bot.wait(timeout=600) == 0, bot.stderr.read()
     dealer.wait(timeout=60)
     hands = read_log(NL, tmp_path / "m.log")
     rng = MersenneTwister(seed)
