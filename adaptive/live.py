@@ -28,9 +28,6 @@ class InlineRefresher:
         future.set_result(refresh_counter(self.game, portfolio, stats, refresh))
         return future
 
-    def close(self) -> None:
-        pass
-
 
 def _worker_start() -> None:
     """In the worker: lowest priority but one, so that the player's decisions come first on a

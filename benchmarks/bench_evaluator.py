@@ -37,7 +37,7 @@ from gambler.evaluator.showdown import (EXACT_KERNELS, sampled_counts,  # noqa: 
                                 sampled_preflop_counts)
 from gambler.evaluator.rng import stream_seed  # noqa: E402
 from gambler.evaluator.tables import load_tables  # noqa: E402
-from machine import machine_line  # noqa: E402
+from machine import machine_line, median_seconds  # noqa: E402
 
 # Packages numba imports when they are installed, none of which gambler depends on.
 NUMBA_OPTIONAL_IMPORTS = ("scipy", "cffi", "colorama")
@@ -57,16 +57,6 @@ TARGETS = (
 
 FULL_RANGE = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
               "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
-
-
-def median_seconds(function, repeats: int) -> float:
-    function()
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def interleaved_rates(work: dict[str, tuple[int, object]], rounds: int) -> dict[str, float]:

@@ -18,25 +18,13 @@ times each (the median), in one process after a warm-up:
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from pathlib import Path
 
 import numpy as np
 
-from machine import machine_line
+from machine import machine_line, median_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def median_seconds(run, repeats: int) -> float:
-    run()  # warm-up: kernels loaded, caches filled
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main() -> None:

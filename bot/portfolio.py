@@ -449,7 +449,6 @@ class PortfolioStrategy:
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
         self.balance = 0  # our chips so far, raw: the model's budget
         self.refresher = refresher
-        self.model_slot = portfolio.model_slot
         self.counter = None  # the model member's strategy, once there is one
         self.refreshes = 0   # counters installed
         self.levelled = False  # whether the model's slot was levelled with the best member
@@ -474,9 +473,9 @@ class PortfolioStrategy:
                 self._install(self.refreshes + 1)
             if self.counter is None or \
                     self.balance < model.threshold(self.stack, self.big_blind):
-                excluded = self.model_slot
+                excluded = self.portfolio.model_slot
             elif not self.levelled:  # the first hand the model can be drawn
-                self.rule.level(self.model_slot)
+                self.rule.level(self.portfolio.model_slot)
                 self.levelled = True
         self.excluded = excluded
         self.probabilities = self.rule.probabilities(excluded)
@@ -526,7 +525,7 @@ class PortfolioStrategy:
             close()
 
     def _strategy(self, slot: int):
-        return self.counter if slot == self.model_slot else self.members[slot]
+        return self.counter if slot == self.portfolio.model_slot else self.members[slot]
 
     def act(self, state: MatchState) -> Action:
         return self.act_and_explain(state, explain=False)[0]

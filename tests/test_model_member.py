@@ -22,7 +22,7 @@ from gambler.training.counter import Counter
 from gambler.training.deals import compute_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import play_portfolio
-from test_portfolio import tcp_match
+from test_portfolio import members_drawn, real_dealer_match, tcp_match
 
 NL = load_game(NOLIMIT)
 STACK = min(NL.stacks)
@@ -152,6 +152,33 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     assert ((match.probabilities[60:, 2] > 0) == ahead[60:]).all()
     if opponent != "prober":  # the members beat these by a stack soon: the model plays
         assert (match.chosen == 2).sum() > 20
+        # the first hand it can be drawn it is level with the best member: the same probability
+        first = int(np.nonzero(match.probabilities[:, 2] > 0)[0][0])
+        assert match.probabilities[first, 2] == match.probabilities[first, :2].max()
+
+
+@pytest.mark.parametrize("window, counted", [(0, [40, 100, 160, 220]), (50, [40, 50, 50, 50])])
+def test_each_counter_is_fitted_on_the_hands_its_schedule_names(deals, window, counted):
+    """Every 60 hands, lag 20: counter k counts the hands before 60 k - 20, all of them or the
+    last `window`, in the engine and in the TCP bot alike."""
+    model = SMALL_MODEL if not window else SMALL_MODEL.replace("}", f", window: {window}}}")
+    chosen = modelled(model)
+    seen = {"engine": [], "tcp": []}
+
+    def counting(where):
+        def refresh(*arguments):
+            stats = arguments[-2]
+            seen[where].append(stats.positions[0].hands + stats.positions[1].hands)
+            future = concurrent.futures.Future()
+            future.set_result(Counter("call", 0.0, {}, 0))
+            return future
+        return refresh
+
+    play_portfolio(encode_rules(NL), chosen, resolve_strategy("seed"), deals, 3, NL.big_blind,
+                   STACK, game=NL, refresh=lambda *a: counting("engine")(*a).result())
+    tcp_match(chosen, "seed", deals, 0, 3, True, refresher=counting("tcp"))
+    # (the TCP bot, which cannot know that the match ends at hand 300, also starts counter 5)
+    assert seen["engine"] == seen["tcp"][:4] == counted and len(seen["tcp"]) == 5
 
 
 def test_a_late_counter_takes_effect_at_its_hand_all_the_same(deals):
@@ -230,6 +257,9 @@ def test_a_losing_counter_never_spends_more_than_the_bot_has_won(tmp_path):
     assert match.chips[model].sum() < -STACK and model.sum() >= 10
     refused = (np.arange(len(before)) >= 40) & (before < STACK)
     assert refused.sum() > 50 and (match.probabilities[refused, 2] == 0).all()
+    # ... and learned nothing from those hands, though the rigged counter (a calling station)
+    # plays many of them as the members did
+    assert not match.agreed[refused, 2].any()
     # The TCP bot: the same hands refused and played.
     bot, _ = tcp_match(chosen, str(path), deal_set, 0, 5, True, refresher=rigged("call"))
     assert match.chosen.tolist() == [row[1] for row in bot.history]
@@ -244,41 +274,17 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
     `gambler-dealer --duplicate` and a calling station: the chips hand by hand are the engine's
     match on the dealer's cards, each decision line names the slot the engine drew (`model`
     included), and the log says when each counter took effect."""
-    from gambler.protocol.deal import MersenneTwister, deal_hand
-    from gambler.protocol.logs import read_log
-    from gambler.training.deals import deal_set_from_cards
-
     path = tmp_path / "modelled.yaml"
     path.write_text("kind: portfolio\nname: modelled\nmembers: [default, price-aware]\n"
                     "exploration: 0.1\nlearning_rate: 0.05\n"
                     "model: {every: 40, lag: 10, deals: 200, steps: 2, population: 4}\n")
-    deals, seed = 60, 11
-    dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
-                               str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
-                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True)
-    ports = dealer.stdout.readline().split()
-    commands = [["--params", str(path), "--log", str(tmp_path / "a.log")], ["--params", "call"]]
-    bots = [subprocess.Popen([sys.executable, "-m", "gambler.adaptive.cli", "127.0.0.1", port,
-                              *arguments, "--quiet"], stderr=subprocess.PIPE, text=True)
-            for port, arguments in zip(ports, commands)]
-    for bot in bots:
-        assert bot.wait(timeout=600) == 0, bot.stderr.read()
-    dealer.wait(timeout=60)
-    hands = read_log(NL, tmp_path / "m.log")
-    rng = MersenneTwister(seed)
-    cards = [deal_hand(NL, rng) for _ in range(deals)]
-    deal_set = deal_set_from_cards(np.array([deal.hole_cards for deal in cards], dtype=np.uint8),
-                                   np.array([deal.board for deal in cards], dtype=np.uint8))
+    hands, deal_set = real_dealer_match(tmp_path, path, "call", 60, 11)
     match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)), "call", deal_set, 0,
                            NL.big_blind, STACK, game=NL)
     assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
     names = ["default", "price-aware", "model"]
     log = (tmp_path / "a.log").read_text().splitlines()
-    drawn = {}
-    for line in log:
-        if line.startswith("decision "):
-            drawn.setdefault(int(line.split()[1]), set()).add(line.split()[4][len("member="):])
+    drawn = members_drawn(tmp_path / "a.log")
     assert all(found == {names[match.chosen[hand]]} for hand, found in drawn.items())
     assert "model" in set().union(*drawn.values())
     notes = [line for line in log if line.startswith("# model ")]

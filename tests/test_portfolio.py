@@ -262,10 +262,11 @@ def alone_truth(rules, deal_set, member):
     return alone.adjusted / NL.big_blind
 
 
-def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(tmp_path):
-    """`gambler --params PORTFOLIO --log` against `gambler-dealer --duplicate` and a `gambler`
-    opponent: the log's chips hand by hand are the engine's match on the dealer's own cards, and
-    each decision line names the member that the engine drew for its hand."""
+def real_dealer_match(tmp_path, portfolio_path, opponent: str, deals: int, seed: int,
+                      command: str = "gambler.adaptive.cli"):
+    """`gambler-dealer --duplicate` (2 x `deals` hands of `seed`, in `tmp_path`) with `command`
+    playing the portfolio (its log in `tmp_path / "a.log"`) and `opponent`: (the dealer's hands
+    read back, the deal set of the dealer's own cards)."""
     import subprocess
     import sys
 
@@ -273,38 +274,55 @@ def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(
     from gambler.protocol.logs import read_log
     from gambler.training.deals import deal_set_from_cards
 
-    path = tmp_path / "trio.yaml"
-    path.write_text("kind: portfolio\nname: trio\nmembers: [default, price-aware, catcher]\n"
-                    "exploration: 0.2\nlearning_rate: 0.05\n")
-    deals, seed = 60, 13
     dealer = subprocess.Popen([sys.executable, "-m", "gambler.protocol.dealer_cli", "m", NOLIMIT,
                                str(2 * deals), str(seed), "a", "b", "--duplicate", "-q"],
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True)
     ports = dealer.stdout.readline().split()
-    commands = [["--params", str(path), "--log", str(tmp_path / "a.log")], ["--params", "shover"]]
-    bots = [subprocess.Popen([sys.executable, "-m", "gambler.bot.cli", "127.0.0.1", port,
-                              *arguments, "--quiet"], stderr=subprocess.PIPE, text=True)
+    commands = [["--params", str(portfolio_path), "--log", str(tmp_path / "a.log")],
+                ["--params", opponent]]
+    bots = [subprocess.Popen([sys.executable, "-m", command, "127.0.0.1", port, *arguments,
+                              "--quiet"], stderr=subprocess.PIPE, text=True)
             for port, arguments in zip(ports, commands)]
     for bot in bots:
-        assert bot.wait(timeout=300) == 0, bot.stderr.read()
+        assert bot.wait(timeout=600) == 0, bot.stderr.read()
     dealer.wait(timeout=60)
-    hands = read_log(NL, tmp_path / "m.log")
     rng = MersenneTwister(seed)
     cards = [deal_hand(NL, rng) for _ in range(deals)]
     deal_set = deal_set_from_cards(np.array([deal.hole_cards for deal in cards], dtype=np.uint8),
                                    np.array([deal.board for deal in cards], dtype=np.uint8))
+    return read_log(NL, tmp_path / "m.log"), deal_set
+
+
+def members_drawn(log_path) -> dict[int, set[str]]:
+    """Hand -> the `member=NAME` fields of the bot log's decision lines for that hand."""
+    drawn: dict[int, set[str]] = {}
+    for line in Path(log_path).read_text().splitlines():
+        if line.startswith("decision "):
+            hand, member = int(line.split()[1]), line.split()[4]
+            assert member.startswith("member=")
+            drawn.setdefault(hand, set()).add(member[len("member="):])
+    return drawn
+
+
+def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(tmp_path):
+    """`gambler --params PORTFOLIO --log` against `gambler-dealer --duplicate` and a `gambler`
+    opponent: the log's chips hand by hand are the engine's match on the dealer's own cards, and
+    each decision line names the member that the engine drew for its hand."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "trio.yaml"
+    path.write_text("kind: portfolio\nname: trio\nmembers: [default, price-aware, catcher]\n"
+                    "exploration: 0.2\nlearning_rate: 0.05\n")
+    deals = 60
+    hands, deal_set = real_dealer_match(tmp_path, path, "shover", deals, 13,
+                                        command="gambler.bot.cli")
     match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)),
                            resolve_strategy("shover"), deal_set, 0, NL.big_blind, min(NL.stacks))
     assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
     names = ["default", "price-aware", "catcher"]
-    members = {}
-    for line in (tmp_path / "a.log").read_text().splitlines():
-        if line.startswith("decision "):
-            hand = int(line.split()[1])
-            member = line.split()[4]
-            assert member.startswith("member=")
-            members.setdefault(hand, set()).add(member[len("member="):])
+    members = members_drawn(tmp_path / "a.log")
     assert len(members) > deals  # the bot acted in most hands
     assert all(names_ == {names[match.chosen[hand]]} for hand, names_ in members.items())
     assert len(set(match.chosen.tolist())) == 3
