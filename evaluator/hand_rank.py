@@ -16,8 +16,6 @@ kernel uses:
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import uint32, uint64
 
@@ -25,7 +23,7 @@ from gambler.evaluator.cards import CardError, DECK_SIZE
 from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, CATEGORY_NAMES, FLUSH_CHECK, HASH_SHIFT,
                               SUIT_COUNTERS_START, SUIT_LANE, SUIT_SHIFT, HandTables,
                               load_tables)
-from gambler.jit import helper, njit
+from gambler.jit import helper, njit, popcount
 
 __all__ = ["rank_hands", "hand_category", "category_name", "CATEGORY_NAMES", "plain_value",
            "flush_value", "hand_value", "flush_suit"]
@@ -116,92 +114,74 @@ def _rank_rows(tables, hands, values, flush_rows):
 
 #: The byte values a card code can take in a uint8 array: 0..51 are cards, 52..255 are not.
 CODE_VALUES = 256
-_HIGH_CARD_BIT = np.uint64(1) << np.uint64(DECK_SIZE)  # mask of a code above 51 (bit 52)
+#: The key of a byte that is not a card: bit 48, above the suit counters (each counts at most
+#: 3 + 7 = 10 < 16, so a key of valid cards never carries into bit 48).
+BAD_CODE_KEY = 1 << 48
 
 
-class CheckedCodes(NamedTuple):
-    """What the checked pass reads, indexed by any byte (so a bad code never reads out of bounds).
-
-    A code c in 0..51 has its key and the mask `1 << c`; a byte 52..255 has key 0 and the mask
-    `1 << 52`. A row of k bytes is a set of distinct cards iff its masks are k distinct bits
-    below bit 52, that is iff their sum equals their OR (a repeated bit carries) and the sum is
-    below `1 << 52` (a bad byte, or several, reach bit 52; 7 of them cannot overflow). A bad row
-    is valued as the `safe_keys[k]` hand instead (2c2d2h2s3c3d3h cut to k cards, no flush), so
-    that every table read stays in range; its value is discarded, since the call raises.
-    """
-
-    keys: np.ndarray       # int64[256]: card key of each byte, 0 for 52..255
-    masks: np.ndarray      # uint64[256]: 1 << code for 0..51, 1 << 52 for 52..255
-    safe_keys: np.ndarray  # int64[8]: key of the first k cards (codes 0..k-1)
+_checked_keys: np.ndarray | None = None
 
 
-_checked_codes: CheckedCodes | None = None
-
-
-def checked_codes(tables: HandTables) -> CheckedCodes:
-    """The shipped `CheckedCodes` (built once a process from the tables' card keys)."""
-    global _checked_codes
-    if _checked_codes is None:
-        keys = np.zeros(CODE_VALUES, dtype=np.int64)
+def checked_keys(tables: HandTables) -> np.ndarray:
+    """The card key of every byte (int64[256]): `card_keys` for 0..51, `BAD_CODE_KEY` beyond, so
+    that the checked pass reads a key for any byte and a bad byte marks its row's key."""
+    global _checked_keys
+    if _checked_keys is None:
+        keys = np.full(CODE_VALUES, BAD_CODE_KEY, dtype=np.int64)
         keys[:DECK_SIZE] = tables.card_keys
-        masks = np.full(CODE_VALUES, _HIGH_CARD_BIT, dtype=np.uint64)
-        masks[:DECK_SIZE] = np.uint64(1) << np.arange(DECK_SIZE, dtype=np.uint64)
-        safe_keys = SUIT_COUNTERS_START + np.concatenate(
-            [[0], np.cumsum(tables.card_keys[:7])]).astype(np.int64)
-        _checked_codes = CheckedCodes(keys, masks, safe_keys)
-    return _checked_codes
+        _checked_keys = keys
+    return _checked_keys
 
 
 @helper
-def _checked_plain_pass(tables, keys, masks, safe_keys, hands, values, flush_rows, card_count):
-    """`_plain_pass` that also checks every row (`CheckedCodes`) in the same loop.
+def _checked_plain_pass(tables, keys, hands, values, flush_rows, card_count):
+    """`_plain_pass` that also checks every row in the same loop: (rows with a flush, whether
+    every row is a set of `card_count` distinct codes 0..51).
 
-    Returns (rows with a flush, whether any row is bad). Per card: one more table read, an OR
-    and an addition. Distinct single-bit masks add up to their OR, and a repeated one carries, so
-    a row is good iff `sum == OR` and no mask reached bit 52 (`sum >> 52 == 0`). The bad flag
-    is ORed over all rows and the safe key taken by a select, not a branch, so the loop stays
-    branch-free and unrolled; checking costs about a quarter of the valuing (measured at 100k
-    random 7-card rows), where a separate checking pass cost as much as the valuing.
+    Per card, beyond the valuing, one bit set: `seen |= 1 << (code & 63)` (a `bts`). A row is
+    good iff its `seen` has `card_count` bits, none at 52 or above, and no byte was above 51. Each
+    row has at most `card_count` bits, so all rows have that many iff the bits add up to
+    `card_count * rows`; a byte above 51 has key `BAD_CODE_KEY`, which lands in bits 48..63 of its
+    row's key (bytes 52..63 also set bits 52..63 of `seen`, bytes from 64 alias a card's bit: the
+    key catches both), so the OR of all keys shows any. Per row: a `popcnt`, an add and an OR,
+    no branch. A bad row is still valued, from a rank sum of up to 7 arbitrary cards, which
+    the tables cover (`evaluator.tables.perfect_hash`); its value is never returned, since the
+    call then raises. This costs about half the valuing (measured at 100k random 7-card rows),
+    where the separate checking pass it replaced cost as much as the valuing.
     """
-    safe_key = safe_keys[card_count]
     flush_count = 0
-    bad_bits = np.uint64(0)
+    bits_total = np.uint64(0)
+    keys_or = np.int64(0)
     for row in range(hands.shape[0]):
         key = SUIT_COUNTERS_START
         seen = np.uint64(0)
-        total = np.uint64(0)
         for column in range(card_count):
             card = hands[row, column]
             key += keys[card]
-            mask = masks[card]
-            seen |= mask
-            total += mask
-        bad = (total ^ seen) | (total >> np.uint64(DECK_SIZE))
-        bad_bits |= bad
-        key = key if bad == 0 else safe_key
+            seen |= np.uint64(1) << np.uint64(card & 63)
+        bits_total += popcount(seen)
+        keys_or |= key
         values[row] = plain_value(tables, key)
         flush_rows[flush_count] = row
         flush_count += (key & FLUSH_CHECK) != 0
-    return flush_count, bad_bits != 0
+    all_good = (bits_total == np.uint64(card_count * hands.shape[0])
+                and (keys_or & ~np.int64(BAD_CODE_KEY - 1)) == 0)
+    return flush_count, all_good
 
 
 @njit
-def _rank_rows_checked(tables, keys, masks, safe_keys, hands, values, flush_rows):
-    """`_rank_rows` for rows of any bytes: False (and values unfinished) if a row is not a set of
-    distinct cards 0..51, else True with every value written. One pass both checks and values.
-    The `CheckedCodes` arrays come one by one: numba types a tuple argument more slowly than an
-    array, which a call of a few rows would notice."""
+def _rank_rows_checked(tables, keys, hands, values, flush_rows):
+    """`_rank_rows` for rows of any bytes (`keys` from `checked_keys`): False (and values
+    unfinished) if a row is not a set of distinct cards 0..51, else True with every value
+    written. One pass both checks and values."""
     card_count = hands.shape[1]
     if card_count == 7:
-        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
-                                                   flush_rows, 7)
+        flush_count, all_good = _checked_plain_pass(tables, keys, hands, values, flush_rows, 7)
     elif card_count == 6:
-        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
-                                                   flush_rows, 6)
+        flush_count, all_good = _checked_plain_pass(tables, keys, hands, values, flush_rows, 6)
     else:
-        flush_count, any_bad = _checked_plain_pass(tables, keys, masks, safe_keys, hands, values,
-                                                   flush_rows, 5)
-    if any_bad:
+        flush_count, all_good = _checked_plain_pass(tables, keys, hands, values, flush_rows, 5)
+    if not all_good:
         return False
     _revalue_flushes(tables, hands, values, flush_rows, flush_count)
     return True
@@ -261,8 +241,8 @@ def rank_hands(hands) -> np.ndarray:
 
     `hands` is an integer array of shape (n, k) of card codes (see `evaluator.cards`), k in 5..7;
     a code outside 0..51 or a card repeated within a row raises `CardError` naming the first such
-    row. The rows are checked in the pass that values them (`CheckedCodes`), so the checked call
-    runs at nearly the speed of `rank_hands_unchecked`; an array of another integer type is
+    row. The rows are checked in the pass that values them (`_checked_plain_pass`), so the checked
+    call runs at about two thirds of the speed of `rank_hands_unchecked`; an array of another integer type is
     range-checked, then converted to uint8, first.
 
     >>> from evaluator.cards import parse_cards
@@ -282,8 +262,7 @@ def rank_hands(hands) -> np.ndarray:
     array = np.ascontiguousarray(array)
     tables = load_tables()
     values = np.empty(array.shape[0], dtype=np.uint16)
-    codes = checked_codes(tables)
-    if not _rank_rows_checked(tables, codes.keys, codes.masks, codes.safe_keys, array, values,
+    if not _rank_rows_checked(tables, checked_keys(tables), array, values,
                               np.empty(array.shape[0], dtype=np.int64)):
         bad_row = _first_invalid_row(array)  # only now: find the row to name
         raise CardError(f"row {bad_row} of hands is not a set of distinct cards 0..51: "

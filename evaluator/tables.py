@@ -19,7 +19,7 @@ its cards' keys, so that a hand is valued with one addition per card and two tab
 Hand values are dense: 1 (7-5-4-3-2 offsuit) .. 7462 (royal flush), higher is better, equal values
 tie, one value per distinct 5-card hand strength (treys' rank is `7463 - value`).
 
-The tables are deterministic and small (about 380 KB); they ship in `evaluator/data/` and
+The tables are deterministic and small (about 410 KB); they ship in `evaluator/data/` and
 `python -m gambler.evaluator.tables` rebuilds them.
 """
 
@@ -79,6 +79,7 @@ class HandTables(NamedTuple):
     card_bits: np.ndarray     # int64[52]: 1 << (16 * suit + rank)
     hash_offsets: np.ndarray  # int32[rows]: displacement of each perfect-hash row
     rank_values: np.ndarray   # uint16[slots]: value of the best non-flush hand, by hashed rank sum
+    #                           (0 in the slots no hand uses; see `perfect_hash`)
     flush_values: np.ndarray  # uint16[8192]: value of the best flush, by 13-bit rank mask
 
 
@@ -235,13 +236,25 @@ def _displace_rows(row_start, columns, order, capacity):
     return displacement
 
 
-def perfect_hash(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row offsets and slot of each sum: slot = sum + offsets[sum >> HASH_SHIFT], all distinct."""
+#: The largest rank sum any 7 card codes can reach, valid hand or not (7 aces of any suits).
+LARGEST_REACHABLE_SUM = MAX_CARDS * RANK_KEYS[-1]
+
+
+def perfect_hash(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Row offsets and slot of each sum: slot = sum + offsets[sum >> HASH_SHIFT], all distinct.
+
+    Also the number of slots the table needs, which covers more than the sums given: the offsets
+    reach every row up to `LARGEST_REACHABLE_SUM` (rows past the last real one map their columns
+    to slots 0..1023), and every column of every row lands on a slot below the count. So the
+    lookup of any 7 card codes' rank sum, a repeated card or seven aces included, reads inside
+    the tables: a kernel that checks its rows in the pass that values them (`rank_hands`) needs
+    no branch or clamp for the bad rows whose values it then discards.
+    """
     order_of_sums = np.argsort(sums, kind="stable")
     sorted_sums = sums[order_of_sums]
     rows = sorted_sums >> HASH_SHIFT
     columns = sorted_sums & ((1 << HASH_SHIFT) - 1)
-    row_count = int(rows[-1]) + 1
+    row_count = (LARGEST_REACHABLE_SUM >> HASH_SHIFT) + 1
     row_sizes = np.bincount(rows, minlength=row_count)
     row_start = np.concatenate([[0], np.cumsum(row_sizes)]).astype(np.int64)
     fill_order = np.argsort(-row_sizes, kind="stable").astype(np.int64)
@@ -250,7 +263,7 @@ def perfect_hash(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     offsets = (displacement - (np.arange(row_count, dtype=np.int64) << HASH_SHIFT)).astype(np.int32)
     slots = sums + offsets[sums >> HASH_SHIFT]
     assert np.unique(slots).shape[0] == sums.shape[0], "perfect hash collision"
-    return offsets, slots
+    return offsets, slots, int(displacement.max()) + (1 << HASH_SHIFT)
 
 
 # --- building, saving, loading -------------------------------------------------------------------
@@ -260,8 +273,8 @@ def build_tables() -> HandTables:
     plain_values, flush_values_by_ranks = five_card_values()
     multisets = rank_multisets()
     sums = multisets @ np.array(RANK_KEYS, dtype=np.int64)
-    offsets, slots = perfect_hash(sums)
-    rank_values = np.zeros(int(slots.max()) + 1, dtype=np.uint16)
+    offsets, slots, slot_count = perfect_hash(sums)
+    rank_values = np.zeros(slot_count, dtype=np.uint16)
     memo: dict[tuple[int, ...], int] = {}
     for counts, slot in zip(multisets.tolist(), slots.tolist()):
         ranks = tuple(rank for rank in range(RANK_COUNT) for _ in range(counts[rank]))

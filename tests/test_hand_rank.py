@@ -8,9 +8,9 @@ import pytest
 from conftest import random_hands
 from gambler.evaluator import CardError, category_name, hand_category, parse_cards, rank_hands
 from gambler.evaluator.hand_rank import hand_value, rank_hands_unchecked
-from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, DISTINCT_VALUES, RANK_KEYS, SUIT_COUNTERS_START,
+from gambler.evaluator.tables import (CATEGORY_FIRST_VALUE, DISTINCT_VALUES, HASH_SHIFT, RANK_KEYS, SUIT_COUNTERS_START,
                               build_tables, load_tables, rank_multisets, search_rank_keys)
-from gambler.jit import njit
+from gambler.jit import njit, popcount
 
 
 def values(*hands: str) -> list[int]:
@@ -137,6 +137,27 @@ def test_rank_keys_give_distinct_sums():
     assert sums.shape[0] == 76_155 and np.unique(sums).shape[0] == sums.shape[0]
 
 
+def test_any_seven_codes_look_up_inside_the_tables():
+    """The checked pass values bad rows before it rejects them, so the rank sum of any multiset
+    of up to 7 ranks (a rank up to 7 times: a card repeated) must hash to a row and a slot inside
+    the shipped tables; the rows of real hands keep their values."""
+    tables = load_tables()
+    sums = np.array([sum(RANK_KEYS[rank] for rank in ranks)
+                     for size in range(8)
+                     for ranks in itertools.combinations_with_replacement(range(13), size)])
+    assert sums.shape[0] == 77_520
+    rows = sums >> HASH_SHIFT
+    assert rows.max() == 7 * RANK_KEYS[-1] >> HASH_SHIFT == tables.hash_offsets.shape[0] - 1
+    slots = sums + tables.hash_offsets[rows]
+    assert slots.min() >= 0 and slots.max() < tables.rank_values.shape[0]
+
+
+def test_popcount_counts_bits():
+    count = njit(lambda value: popcount(value))
+    for value in [0, 1, 0b1011, (1 << 52) - 1, (1 << 64) - 1, 1 << 63]:
+        assert count(np.uint64(value)) == bin(value).count("1")
+
+
 @pytest.mark.slow
 def test_rank_keys_are_what_the_search_finds():
     assert search_rank_keys() == RANK_KEYS
@@ -176,13 +197,15 @@ def test_every_pair_of_bytes_is_checked():
 
 
 @pytest.mark.parametrize("row", [
-    [52, 53, 54, 55, 56, 57, 58],   # seven bad codes
-    [255] * 7,                      # seven equal bad codes: their masks sum to 7 << 52
+    [52, 53, 54, 55, 56, 57, 58],   # seven bad codes (bits 52..58: seven bits, the key marks them)
+    [255] * 7,                      # seven equal bad codes
+    [0, 64, 8, 12, 17, 21, 25],     # 64 sets the bit of code 0: seven bits, the key marks it
     [0] * 7,                        # seven equal good codes
+    [51] * 7,                       # the largest rank sum seven codes reach (a lookup in bounds)
     [0, 1, 2, 3, 4, 5, 255],        # the last only
     [51, 50, 49, 48, 47, 46, 51],   # As twice, far apart
 ])
-def test_rows_the_sum_and_or_check_must_catch(row):
+def test_rows_the_bit_count_and_key_check_must_catch(row):
     hands = np.array([[0, 4, 8, 12, 17, 21, 25], row], dtype=np.uint8)
     with pytest.raises(CardError, match=r"^row 1 of hands"):
         rank_hands(hands)

@@ -4,11 +4,14 @@ hands, fit the model (`bot.opponent.fit_exploiter`), search the counter-profile 
 nothing above used, next to the portfolio's members alone.
 
     python experiments/adaptive/model_counter.py [--watch 1500] [--opponents a,b,...]
+        [--steps 10] [--population 16] [--oracle]
 
 Per opponent: the `default` plays `--watch` hands against it (deal seed 600), the counts are
 taken from `default`'s seat; the search starts from `default` and `price-aware` on 4,000 deals
 of seed 601 (10 steps of 16 candidates); the result is 20,000 duplicate deals of seed 602,
-mbb/hand all-in adjusted with its 95% interval.
+mbb/hand all-in adjusted with its 95% interval. `--oracle` searches against the opponent itself
+instead of the model fitted to it: the best a counter search of that budget can do, which
+separates what the fit loses from what the search and the automaton cannot reach.
 """
 
 from __future__ import annotations
@@ -62,6 +65,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--watch", type=int, default=1500)
     parser.add_argument("--opponents", default=OPPONENTS)
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--population", type=int, default=16)
+    parser.add_argument("--oracle", action="store_true",
+                        help="search against the opponent itself, not the fitted model")
     options = parser.parse_args()
     game = load_game()
     rules = encode_rules(game)
@@ -69,11 +76,15 @@ def main() -> None:
     held_out, _ = cached_deal_set(602, 0, 20000)
     starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
     print(f"{'opponent':>24}  {'default':>16}  {'price-aware':>16}  {'counter':>16}  "
-          "(counter found from " f"{options.watch:,} hands)")
+          + ("(counter searched against the opponent itself, " if options.oracle
+           else f"(counter found from {options.watch:,} hands, ")
+          + f"{options.steps} steps of {options.population})")
     for name in options.opponents.split(","):
         opponent = resolve_strategy(name)
-        model = fit_exploiter(watch(game, rules, opponent, options.watch))
-        counter = best_response(model, starts, search, rules, 1, game.big_blind)
+        model = (opponent if options.oracle
+                 else fit_exploiter(watch(game, rules, opponent, options.watch)))
+        counter = best_response(model, starts, search, rules, 1, game.big_blind,
+                                options.steps, options.population)
         cells = [score(rules, game, profile, opponent, held_out)
                  for profile in (*starts.values(), counter.profile)]
         label = name.rsplit("/", 2)[-2] + "/" + name.rsplit("/", 1)[-1] if "/" in name else name
