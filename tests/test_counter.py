@@ -48,3 +48,64 @@ def test_the_counter_beats_the_better_start_on_deals_it_never_saw(opponent):
     again = best_response(model, starts, training, rules, 5, GAME.big_blind, steps=8,
                           population=16)
     assert again.profile == found.profile
+
+
+def test_played_shares_count_what_opponent_stats_count():
+    """`played_shares` counts the model's opens, bets and answers in numba from the engine's
+    traces; `bot.opponent.OpponentStats` counts them by replaying each hand through
+    `BettingState`: the two agree count for count (situations grouped into the model's rules)."""
+    from gambler.bot.opponent import MODEL_RULES, OpponentStats
+    from gambler.bot.portfolio import Portfolio
+    from gambler.training.counter import played_shares
+    from gambler.training.portfolio import hand_states, play_portfolio
+
+    rules = encode_rules(GAME)
+    deals = compute_deal_set(seed=43, first_deal=0, count=300)
+    default = resolve_strategy("default")
+    for name in ("prober", "shover", "price-aware"):
+        opponent = resolve_strategy(name)
+        _, opens, faced = played_shares(rules, opponent, default, deals, GAME)
+        match = play_portfolio(rules, Portfolio(("a", "b"), (default, default)), opponent, deals,
+                               0, GAME.big_blind, min(GAME.stacks), traces=True, game=GAME)
+        stats = OpponentStats(win_rate=lambda hole, board: 0.0)
+        for state in hand_states(match, deals, GAME):
+            stats.observe(state)
+        for position in range(2):
+            for round_, counts in enumerate(stats.positions[position].rounds):
+                assert opens[position, round_] == counts.opens
+                for rule, (buckets, _) in enumerate(MODEL_RULES):
+                    assert faced[position, round_, rule] == sum(
+                        sum(counts.facing[bucket]) for bucket in buckets), (name, position, round_)
+        assert opens.sum() > 300 and faced.sum() > 300
+
+
+def test_calibration_brings_the_models_shares_to_the_counted_ones():
+    """The plain fit puts thresholds at random holdings' quantiles, so on the turn, whose hands
+    the earlier rounds narrowed, the model bets at other rates than the opponent; three
+    calibration rounds bring the bet shares played against `default` nearer those counted
+    (the largest error 0.091 -> 0.037)."""
+    from gambler.bot.opponent import OpponentStats, fit_exploiter, observed_shares
+    from gambler.bot.portfolio import Portfolio
+    from gambler.training.counter import CALIBRATION_MIN_COUNT, calibrated_model, played_shares
+    from gambler.training.portfolio import hand_states, play_portfolio
+
+    rules = encode_rules(GAME)
+    watched = compute_deal_set(seed=44, first_deal=0, count=750)
+    simulated = compute_deal_set(seed=45, first_deal=0, count=1000)
+    default = resolve_strategy("default")
+    match = play_portfolio(rules, Portfolio(("a", "b"), (default, default)),
+                           resolve_strategy("prober"), watched, 0, GAME.big_blind,
+                           min(GAME.stacks), traces=True, game=GAME)
+    stats = OpponentStats()
+    for state in hand_states(match, watched, GAME):
+        stats.observe(state)
+    counted = observed_shares(stats)
+
+    def bet_error(model):
+        played, opens, _ = played_shares(rules, model, default, simulated, GAME)
+        enough = opens >= CALIBRATION_MIN_COUNT
+        return float(np.abs(played.bet - counted.bet)[enough].max())
+
+    plain = bet_error(fit_exploiter(stats))
+    calibrated = bet_error(calibrated_model(stats, default, simulated, rules, GAME, 3))
+    assert plain > 0.04 and calibrated < plain / 2

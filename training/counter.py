@@ -24,10 +24,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gambler.jit import njit
 from gambler.training.anneal import propose
 from gambler.training.config import default_proposal
-from gambler.training.engine import (PROFILE, encode_strategy, play_deals, play_population,
-                                     profile_vector)
+from gambler.training.engine import (CALL_CODE, PROFILE, RAISE_CODE, encode_strategy,
+                                     play_deals, play_population, profile_vector)
 
 
 class Counter(NamedTuple):
@@ -81,6 +82,115 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
         if found[top] > best_score:
             best, best_score = candidates[top], found[top]
     return Counter(best, best_score, scores, steps)
+
+
+@njit
+def _count_answers(traces, opponent_positions, blinds, first_player, size_bounds, rule_of_bucket,
+                   opens, bets, facing):
+    """Count, from the engine's traces (hand h: rows of (round, code, raise-to), -1 after the
+    last), what `bot.opponent.OpponentStats` counts for the fitted model's shares: per position
+    and round of the opponent (`opponent_positions[h]`) the times checked to (`opens`) and bet
+    (`bets`), and its fold / call / raise facing a bet (`facing[position, round, rule, answer]`,
+    the bet's size r = to_call / (pot - to_call) bucketed by `size_bounds`, the buckets grouped
+    into the model's rules by `rule_of_bucket`). Heads-up, the players alternate within a round
+    from the round's first player; each starts with its blind."""
+    for h in range(traces.shape[0]):
+        who = opponent_positions[h]
+        spent0 = blinds[0]
+        spent1 = blinds[1]
+        current_round = -1
+        acted = 0
+        for row in range(traces.shape[1]):
+            round_ = traces[h, row, 0]
+            if round_ < 0:
+                break
+            if round_ != current_round:
+                current_round = round_
+                acted = 0
+            actor = (first_player[round_] + acted) % 2
+            acted += 1
+            code = traces[h, row, 1]
+            highest = max(spent0, spent1)
+            if actor == who:
+                to_call = highest - (spent0 if actor == 0 else spent1)
+                if to_call == 0:
+                    opens[who, round_] += 1
+                    bets[who, round_] += code == RAISE_CODE
+                else:
+                    size = to_call / (spent0 + spent1 - to_call)
+                    bucket = 0
+                    while bucket < size_bounds.shape[0] - 1 and size > size_bounds[bucket]:
+                        bucket += 1
+                    facing[who, round_, rule_of_bucket[bucket], code] += 1
+            if code == CALL_CODE or code == RAISE_CODE:
+                new_spent = highest if code == CALL_CODE else traces[h, row, 2]
+                if actor == 0:
+                    spent0 = new_spent
+                else:
+                    spent1 = new_spent
+
+
+def played_shares(rules, model, against, deal_set, game):
+    """The shares (`bot.opponent.ModelShares`, unsmoothed) that `model` makes when it plays
+    `against` (a profile) on `deal_set`, both seats of each deal, and the counts behind each
+    share (the times checked to; the bets faced per rule)."""
+    from gambler.bot.opponent import MODEL_RULES, ROUNDS, SIZE_BUCKETS, ModelShares
+    from gambler.bot.portfolio import Portfolio
+    from gambler.training.portfolio import play_portfolio
+
+    alone = Portfolio((against.name, against.name), (against, against))
+    match = play_portfolio(rules, alone, model, deal_set, 0, game.big_blind, min(game.stacks),
+                           traces=True, game=game)
+    hands = match.traces.shape[0]
+    opponent_positions = 1 - np.arange(hands, dtype=np.int64) % 2  # the portfolio's: h % 2
+    rule_of_bucket = np.zeros(len(SIZE_BUCKETS), dtype=np.int64)
+    for rule, (buckets, _) in enumerate(MODEL_RULES):
+        rule_of_bucket[list(buckets)] = rule
+    opens = np.zeros((2, ROUNDS), dtype=np.int64)
+    bets = np.zeros((2, ROUNDS), dtype=np.int64)
+    facing = np.zeros((2, ROUNDS, len(MODEL_RULES), 3), dtype=np.int64)
+    _count_answers(match.traces, opponent_positions, np.array(game.blinds, dtype=np.int64),
+                   np.array(game.first_player, dtype=np.int64),
+                   np.array(SIZE_BUCKETS, dtype=np.float64), rule_of_bucket, opens, bets, facing)
+    faced = facing.sum(axis=3)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = ModelShares(bets / opens, facing[..., 0] / faced, facing[..., 2] / faced,
+                             np.zeros((2, ROUNDS)), np.zeros((2, ROUNDS, len(MODEL_RULES))))
+    return shares, opens, faced
+
+
+#: A share played fewer times than this in the calibration's match keeps its threshold.
+CALIBRATION_MIN_COUNT = 20
+
+
+def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
+                     name: str = "model"):
+    """`bot.opponent.fit_exploiter`, its shares moved until the model, played against
+    `against` on `deal_set`, makes the shares counted (`observed_shares`).
+
+    The plain fit puts each threshold at the quantile of random holdings that the counted share
+    leaves; but the hands that reach a turn bet are not random holdings (the earlier rounds
+    narrowed them), so the model bets, folds and raises at other rates than the opponent did.
+    Each iteration plays the model (`played_shares`) and moves each share the model is built
+    from by the error, share <- share - (played - counted), clipped to [0, 1] (the bluff parts
+    stay); a share played fewer than `CALIBRATION_MIN_COUNT` times stays. A share played is
+    monotone in the share the model is built from, so the error shrinks while the situations
+    the model reaches stay alike."""
+    from gambler.bot.opponent import fit_exploiter, observed_shares
+
+    counted = observed_shares(stats)
+    shares = counted.copy()
+    for _ in range(iterations):
+        model = fit_exploiter(stats, name, shares)
+        played, opens, faced = played_shares(rules, model, against, deal_set, game)
+        enough = opens >= CALIBRATION_MIN_COUNT
+        shares.bet[enough] -= played.bet[enough] - counted.bet[enough]
+        enough = faced >= CALIBRATION_MIN_COUNT
+        shares.fold[enough] -= played.fold[enough] - counted.fold[enough]
+        shares.raise_[enough] -= played.raise_[enough] - counted.raise_[enough]
+        for array in shares[:3]:
+            np.clip(array, 0.0, 1.0, out=array)
+    return fit_exploiter(stats, name, shares)
 
 
 def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:

@@ -4,7 +4,7 @@ hands, fit the model (`bot.opponent.fit_exploiter`), search the counter-profile 
 nothing above used, next to the portfolio's members alone.
 
     python experiments/adaptive/model_counter.py [--watch 1500] [--opponents a,b,...]
-        [--steps 10] [--population 16] [--oracle]
+        [--steps 10] [--population 16] [--oracle | --calibrate N]
 
 Per opponent: the `default` plays `--watch` hands against it (deal seed 600), the counts are
 taken from `default`'s seat; the search starts from `default` and `price-aware` on 4,000 deals
@@ -12,6 +12,8 @@ of seed 601 (10 steps of 16 candidates); the result is 20,000 duplicate deals of
 mbb/hand all-in adjusted with its 95% interval. `--oracle` searches against the opponent itself
 instead of the model fitted to it: the best a counter search of that budget can do, which
 separates what the fit loses from what the search and the automaton cannot reach.
+`--calibrate N` fits the model with N iterations of `training.counter.calibrated_model`
+(played against `default` on 2,000 deals of seed 603).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from gambler.bot.opponent import OpponentStats, fit_exploiter
 from gambler.bot.portfolio import Portfolio
 from gambler.bot.strategies import resolve_strategy
 from gambler.protocol.gamedef import load_game
-from gambler.training.counter import best_response
+from gambler.training.counter import best_response, calibrated_model
 from gambler.training.deals import cached_deal_set
 from gambler.training.engine import (PROFILE, encode_rules, encode_strategy, play_deals,
                                      profile_vector)
@@ -69,20 +71,29 @@ def main() -> None:
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--oracle", action="store_true",
                         help="search against the opponent itself, not the fitted model")
+    parser.add_argument("--calibrate", type=int, default=0, metavar="N",
+                        help="calibrate the fitted model with N iterations")
     options = parser.parse_args()
     game = load_game()
     rules = encode_rules(game)
     search, _ = cached_deal_set(601, 0, 4000)
     held_out, _ = cached_deal_set(602, 0, 20000)
+    calibration, _ = cached_deal_set(603, 0, 2000)
     starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
     print(f"{'opponent':>24}  {'default':>16}  {'price-aware':>16}  {'counter':>16}  "
           + ("(counter searched against the opponent itself, " if options.oracle
-           else f"(counter found from {options.watch:,} hands, ")
+           else f"(counter found from {options.watch:,} hands, "
+           + (f"calibrated {options.calibrate} times, " if options.calibrate else ""))
           + f"{options.steps} steps of {options.population})")
     for name in options.opponents.split(","):
         opponent = resolve_strategy(name)
-        model = (opponent if options.oracle
-                 else fit_exploiter(watch(game, rules, opponent, options.watch)))
+        if options.oracle:
+            model = opponent
+        else:
+            stats = watch(game, rules, opponent, options.watch)
+            model = (calibrated_model(stats, starts["default"], calibration, rules, game,
+                                      options.calibrate)
+                     if options.calibrate else fit_exploiter(stats))
         counter = best_response(model, starts, search, rules, 1, game.big_blind,
                                 options.steps, options.population)
         cells = [score(rules, game, profile, opponent, held_out)
