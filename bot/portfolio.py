@@ -62,13 +62,16 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       steps: 10
       population: 16
       seed: 601
+      calibrate: 0       # rounds of calibrating the fitted model (0, the default: none)
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
 
 adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
 before k x every - lag (`bot.opponent.OpponentStats`, fitted by `bot.opponent.fit_exploiter`,
-the counter searched from the members' profiles by `training.counter.refresh_counter`; with a
+calibrated `calibrate` times against the first profile member by `training.counter.
+calibrated_model`, the counter searched from the members' profiles by `training.counter.
+refresh_counter`; with a
 `window`, only the last `window` of those hands, so that a counter follows an opponent that
 changes); the bot starts computing it after hand k x every - lag - 1 ends, off the decision
 path, and the counter
@@ -127,6 +130,7 @@ class Model:
     steps: int = 10
     population: int = 16
     seed: int = 601
+    calibrate: int = 0  # calibration rounds of the fitted model (`training.counter`)
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
 
@@ -387,7 +391,7 @@ def _parse_model(value, where: str) -> Model:
     for key, given in value.items():
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
-        smallest = 0 if key in ("lag", "steps", "seed", "window", "allowance") else 1
+        smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given

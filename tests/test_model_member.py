@@ -68,6 +68,7 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{every: 0}", "model: every: 0 is below 1"),
     ("{every: 100, depth: 3}", "model: unknown key 'depth'"),
     ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
+    ("{calibrate: -1}", "model: calibrate: -1 is below 0"),
     ("[500]", "model: a mapping of every, lag"),
 ])
 def test_a_bad_model_names_the_file_and_the_field(model, message):
@@ -125,14 +126,15 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
 
 # --- the TCP bot and the engine, hand for hand ------------------------------------------------
 
-@pytest.mark.parametrize("opponent, seat, duplicate, window", [
-    ("call", 0, True, 0), ("sizer", 1, False, 0), ("prober", 0, True, 0), ("call", 1, True, 50)])
+@pytest.mark.parametrize("opponent, seat, duplicate, extra", [
+    ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
+    ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
-                                                                        duplicate, window):
+                                                                        duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
-    50, on hands 0-39, 50-99, ...): the same draws, probabilities (to the last bit), estimates
-    and weights, in line in both."""
-    model = SMALL_MODEL if not window else SMALL_MODEL.replace("}", f", window: {window}}}")
+    50, on hands 0-39, 50-99, ...; calibrated or not): the same draws, probabilities (to the
+    last bit), estimates and weights, in line in both."""
+    model = SMALL_MODEL if not extra else SMALL_MODEL.replace("}", f", {extra}}}")
     chosen = modelled(model, share=0.01 if seat else 0.0)
     games = deals if duplicate else deals.slice(0, 130)
     bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate,
@@ -364,3 +366,21 @@ def test_an_allowance_lowers_the_bar_by_itself_and_no_more():
     assert (before[model] >= STACK - 10000).all()
     assert (before[model] + match.chips[model] >= -10000).all()
     assert ((before[model] < STACK)).any() and match.chips[model].sum() < -STACK
+
+
+def test_calibrate_sends_the_fit_through_calibration_against_the_first_profile(monkeypatch):
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training import counter
+
+    seen = []
+
+    def recording(stats, against, deal_set, rules, game, iterations, name="model"):
+        seen.append((against.name, iterations, name, len(deal_set)))
+        return resolve_strategy("prober")
+
+    monkeypatch.setattr(counter, "calibrated_model", recording)
+    stats = OpponentStats()
+    counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", calibrate: 3}")), stats, 2)
+    assert seen == [("default", 3, "model-2", 200)]
+    counter.refresh_counter(NL, modelled(), stats, 2)
+    assert len(seen) == 1  # without `calibrate`, the plain fit

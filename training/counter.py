@@ -12,7 +12,8 @@ much to trust it. Deterministic for a seed.
 
 `refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
-fit_exploiter`), then `best_response` from the portfolio's profiles on the model's `deals` deals
+fit_exploiter`; with the model's `calibrate`, `calibrated_model` against the first profile
+member on the same deals), then `best_response` from the portfolio's profiles on the model's `deals` deals
 of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
 with the same counts, so they install the same counter at the same hand.
 """
@@ -203,9 +204,13 @@ def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
 
     model = portfolio.model
     deal_set, _ = cached_deal_set(model.seed, 0, model.deals)
+    rules = encode_rules(game)
     starts = {name: strategy for name, strategy in zip(portfolio.members, portfolio.strategies)
               if isinstance(strategy, Profile)}
-    found = best_response(fit_exploiter(stats, name=f"model-{refresh}"), starts, deal_set,
-                          encode_rules(game), model.seed + refresh, game.big_blind, model.steps,
-                          model.population)
-    return found._replace(profile=replace(found.profile, name=f"model-{refresh}"))
+    name = f"model-{refresh}"
+    fitted = (calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
+                               model.calibrate, name)
+              if model.calibrate else fit_exploiter(stats, name=name))
+    found = best_response(fitted, starts, deal_set, rules, model.seed + refresh, game.big_blind,
+                          model.steps, model.population)
+    return found._replace(profile=replace(found.profile, name=name))
