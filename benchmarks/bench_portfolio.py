@@ -78,8 +78,10 @@ def main() -> None:
                                                                     options.repeats)))
     rows.append(("adaptive: Exp3 + the model member", median_seconds(match(adaptive),
                                                                       options.repeats)))
-    rows.append(("one counter search (2,000 deals, 10 x 16)", median_seconds(
-        lambda: refresh_counter(game, adaptive, stats, 1), options.repeats)))
+    model = adaptive.model
+    rows.append((f"one counter search ({model.deals:,} deals, {model.steps} x {model.population})",
+                 median_seconds(lambda: refresh_counter(game, adaptive, stats, 1),
+                                options.repeats)))
 
     print(machine_line() + f"; numba {numba.__version__}, {numba.config.NUMBA_NUM_THREADS} "
           "threads")
