@@ -217,6 +217,18 @@ def test_shown_hands_tell_value_bets_from_bluffs(bet_from, bluff_below, part):
     fitted = observed_shares(stats)
     assert fitted.bet_bluff[:, 1:].tolist() == [[part] * 3] * 2
     assert sum(len(position.shown) for position in stats.positions) >= 8
+    # ... and the model bets from that side: below a threshold (bluffs), or from one (value)
+    from gambler.bot.exploiters import NEVER
+    from gambler.bot.opponent import fit_exploiter
+
+    model = fit_exploiter(stats)
+    for position in range(2):
+        for round_ in range(1, 4):
+            block = model.block(position, round_)
+            if part == 1.0:
+                assert block.bet_from == NEVER and block.bluff_below > -NEVER
+            else:
+                assert block.bet_from < NEVER and block.bluff_below == -NEVER
 
 
 def test_a_decisions_v_is_its_cards_on_that_rounds_board():
