@@ -162,6 +162,9 @@ class OpponentStats:
 
 #: Facing rules of the fitted model: the buckets each answers, and the largest size it answers.
 MODEL_RULES = (((0, 1), 1.0), ((2, 3), 5.0), ((4,), math.inf))
+#: The facing rule that answers each size bucket.
+RULE_OF_BUCKET = tuple(next(rule for rule, (buckets, _) in enumerate(MODEL_RULES)
+                            if bucket in buckets) for bucket in range(len(SIZE_BUCKETS)))
 #: What the model assumes before it has seen anything, as pseudo-counts of weight `PRIOR`: bet
 #: a third of the times checked to; facing a bet of r pots, defend as a player that bluffs
 #: cannot beat: continue (call or raise) with 1 / (1 + r) of its hands, the minimum defence that
@@ -275,7 +278,7 @@ def bluff_parts(stats: OpponentStats, shares: ModelShares) -> ModelShares:
     by_situation: dict[tuple, list[tuple[float, int]]] = {}
     for position in range(2):
         for round_, bucket, code, hole, board in stats.positions[position].shown:
-            rule = -1 if bucket < 0 else _rule_of_bucket(bucket)
+            rule = -1 if bucket < 0 else RULE_OF_BUCKET[bucket]
             by_situation.setdefault((position, round_, rule), []).append(
                 (stats.decision_v(hole, board, round_), code))
     for (position, round_, rule), decisions in by_situation.items():
@@ -291,12 +294,8 @@ def bluff_parts(stats: OpponentStats, shares: ModelShares) -> ModelShares:
     return chosen
 
 
-def _rule_of_bucket(bucket: int) -> int:
-    return next(rule for rule, (buckets, _) in enumerate(MODEL_RULES) if bucket in buckets)
-
-
 def _ranked_answers(codes: np.ndarray, part: float) -> np.ndarray:
-    """The answers (0 fold or check, 1 call, 2 bet or raise) that a model with bluff part `part`
+    """The answers (0 fold, 1 call or check, 2 bet or raise) that a model with bluff part `part`
     gives to hands ranked weakest first, at the shares of `codes` (`bluff_parts`)."""
     count = codes.shape[0]
     aggressive = int(np.sum(codes == 2))

@@ -64,7 +64,7 @@ def test_played_shares_count_what_opponent_stats_count():
     default = resolve_strategy("default")
     for name in ("prober", "shover", "price-aware"):
         opponent = resolve_strategy(name)
-        _, opens, faced = played_shares(rules, opponent, default, deals, GAME)
+        played, opens, faced = played_shares(rules, opponent, default, deals, GAME)
         match = play_portfolio(rules, Portfolio(("a", "b"), (default, default)), opponent, deals,
                                0, GAME.big_blind, min(GAME.stacks), traces=True, game=GAME)
         stats = OpponentStats(win_rate=lambda hole, board: 0.0)
@@ -73,9 +73,15 @@ def test_played_shares_count_what_opponent_stats_count():
         for position in range(2):
             for round_, counts in enumerate(stats.positions[position].rounds):
                 assert opens[position, round_] == counts.opens
+                if counts.opens:
+                    assert played.bet[position, round_] == counts.bets / counts.opens
                 for rule, (buckets, _) in enumerate(MODEL_RULES):
-                    assert faced[position, round_, rule] == sum(
-                        sum(counts.facing[bucket]) for bucket in buckets), (name, position, round_)
+                    answers = [sum(counts.facing[bucket][k] for bucket in buckets)
+                               for k in range(3)]
+                    assert faced[position, round_, rule] == sum(answers), (name, position, round_)
+                    if sum(answers):
+                        assert played.fold[position, round_, rule] == answers[0] / sum(answers)
+                        assert played.raise_[position, round_, rule] == answers[2] / sum(answers)
         assert opens.sum() > 300 and faced.sum() > 300
 
 

@@ -135,7 +135,7 @@ def played_shares(rules, model, against, deal_set, game):
     """The shares (`bot.opponent.ModelShares`, unsmoothed) that `model` makes when it plays
     `against` (a profile) on `deal_set`, both seats of each deal, and the counts behind each
     share (the times checked to; the bets faced per rule)."""
-    from gambler.bot.opponent import MODEL_RULES, ROUNDS, SIZE_BUCKETS, ModelShares
+    from gambler.bot.opponent import MODEL_RULES, ROUNDS, RULE_OF_BUCKET, SIZE_BUCKETS, ModelShares
     from gambler.bot.portfolio import Portfolio
     from gambler.training.portfolio import play_portfolio
 
@@ -144,15 +144,13 @@ def played_shares(rules, model, against, deal_set, game):
                            traces=True, game=game)
     hands = match.traces.shape[0]
     opponent_positions = 1 - np.arange(hands, dtype=np.int64) % 2  # the portfolio's: h % 2
-    rule_of_bucket = np.zeros(len(SIZE_BUCKETS), dtype=np.int64)
-    for rule, (buckets, _) in enumerate(MODEL_RULES):
-        rule_of_bucket[list(buckets)] = rule
     opens = np.zeros((2, ROUNDS), dtype=np.int64)
     bets = np.zeros((2, ROUNDS), dtype=np.int64)
     facing = np.zeros((2, ROUNDS, len(MODEL_RULES), 3), dtype=np.int64)
     _count_answers(match.traces, opponent_positions, np.array(game.blinds, dtype=np.int64),
                    np.array(game.first_player, dtype=np.int64),
-                   np.array(SIZE_BUCKETS, dtype=np.float64), rule_of_bucket, opens, bets, facing)
+                   np.array(SIZE_BUCKETS, dtype=np.float64),
+                   np.array(RULE_OF_BUCKET, dtype=np.int64), opens, bets, facing)
     faced = facing.sum(axis=3)
     with np.errstate(invalid="ignore", divide="ignore"):
         shares = ModelShares(bets / opens, facing[..., 0] / faced, facing[..., 2] / faced,
