@@ -65,6 +65,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       calibrate: 0       # rounds of calibrating the fitted model (0, the default: none)
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
+      lead: 1            # its first weight, as a multiple of the best member's (default 1)
 
 adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
@@ -78,7 +79,10 @@ path, and the counter
 takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
 match replays exactly. At the first hand the model can be drawn (a counter installed and the
 budget below open), its slot is levelled with the best member (its weight set to the largest
-of the others', then all renormalised): the budget, not its weight, bounds what it can lose.
+of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
+it can lose, and a lead above 1 says that a counter fitted to this opponent is expected to beat
+members that were not (each exp(eta S) ratio of `lead` is ln(lead) / eta big blinds of
+estimated winnings, 277 for a lead of 4 at eta 0.005).
 From then on Exp3 rules it like a member; later counters, fitted to more of the same opponent,
 inherit the slot's weight, so a model that has lost keeps its low weight (a share lets it
 climb back). The members' rules do not change.
@@ -133,6 +137,7 @@ class Model:
     calibrate: int = 0  # calibration rounds of the fitted model (`training.counter`)
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
+    lead: int = 1  # the model's first weight: `lead` times the best member's
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
@@ -248,10 +253,10 @@ class Exp3:
                              for slot, probability in enumerate(probabilities)]
         return probabilities
 
-    def level(self, slot: int) -> None:
-        """Give `slot` the largest of the other weights and renormalise (a new model member
-        starts level with the best member)."""
-        self.weights = level_weights(self.weights, slot)
+    def level(self, slot: int, lead: float = 1.0) -> None:
+        """Give `slot` `lead` times the largest of the other weights and renormalise (a new
+        model member starts level with the best member, or ahead of it)."""
+        self.weights = level_weights(self.weights, slot, lead)
 
     def choose(self, uniform: float, probabilities: list[float] | None = None) -> int:
         """The member for a draw in [0, 1): the first whose cumulative probability exceeds it
@@ -290,10 +295,10 @@ class Exp3:
         return estimates
 
 
-def level_weights(weights, slot: int) -> list[float]:
+def level_weights(weights, slot: int, lead: float = 1.0) -> list[float]:
     """`Exp3.level` on a list of weights (the fast engine calls it too, for the same floats)."""
     weights = [float(weight) for weight in weights]
-    weights[slot] = max(weight for other, weight in enumerate(weights) if other != slot)
+    weights[slot] = lead * max(weight for other, weight in enumerate(weights) if other != slot)
     total = 0.0
     for weight in weights:
         total += weight
@@ -479,7 +484,7 @@ class PortfolioStrategy:
                     self.balance < model.threshold(self.stack, self.big_blind):
                 excluded = self.portfolio.model_slot
             elif not self.levelled:  # the first hand the model can be drawn
-                self.rule.level(self.portfolio.model_slot)
+                self.rule.level(self.portfolio.model_slot, float(model.lead))
                 self.levelled = True
         self.excluded = excluded
         self.probabilities = self.rule.probabilities(excluded)

@@ -69,6 +69,7 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{every: 100, depth: 3}", "model: unknown key 'depth'"),
     ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
     ("{calibrate: -1}", "model: calibrate: -1 is below 0"),
+    ("{lead: 0}", "model: lead: 0 is below 1"),
     ("[500]", "model: a mapping of every, lag"),
 ])
 def test_a_bad_model_names_the_file_and_the_field(model, message):
@@ -94,6 +95,8 @@ def test_a_slot_that_cannot_be_drawn_gives_its_probability_to_the_others():
     rule.level(0)
     assert rule.weights == pytest.approx([0.5 / 1.3, 0.5 / 1.3, 0.3 / 1.3])
     assert level_weights([0.7, 0.1, 0.2], 1) == pytest.approx([0.7 / 1.6, 0.7 / 1.6, 0.2 / 1.6])
+    # with a lead of 4 the slot starts at four times the best: (0.7, 2.8, 0.2) / 3.7
+    assert level_weights([0.7, 0.1, 0.2], 1, 4) == pytest.approx([0.7 / 3.7, 2.8 / 3.7, 0.2 / 3.7])
 
 
 def test_an_underflowed_weight_stays_zero_instead_of_failing():
@@ -128,7 +131,8 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
 
 @pytest.mark.parametrize("opponent, seat, duplicate, extra", [
     ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
-    ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2")])
+    ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2"),
+    ("call", 0, True, "lead: 4")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
                                                                         duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
@@ -154,9 +158,14 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     assert ((match.probabilities[60:, 2] > 0) == ahead[60:]).all()
     if opponent != "prober":  # the members beat these by a stack soon: the model plays
         assert (match.chosen == 2).sum() > 20
-        # the first hand it can be drawn it is level with the best member: the same probability
+        # the first hand it can be drawn it is level with the best member (the same
+        # probability), or `lead` times its weight: p - gamma / 3 is (1 - gamma) w
         first = int(np.nonzero(match.probabilities[:, 2] > 0)[0][0])
-        assert match.probabilities[first, 2] == match.probabilities[first, :2].max()
+        lead = chosen.model.lead
+        floor = chosen.exploration / 3
+        assert match.probabilities[first, 2] - floor == pytest.approx(
+            lead * (match.probabilities[first, :2].max() - floor))
+        assert (lead == 1) == (match.probabilities[first, 2] == match.probabilities[first, :2].max())
 
 
 @pytest.mark.parametrize("window, counted", [(0, [40, 100, 160, 220]), (50, [40, 50, 50, 50])])

@@ -82,13 +82,13 @@ def exp3_weights(weights, estimates, learning_rate, share, work):
 
 
 @helper
-def level_weights(weights, slot):
+def level_weights(weights, slot, lead):
     """`bot.portfolio.level_weights`, in place, in its order of operations."""
     top = -1.0
     for k in range(weights.shape[0]):
         if k != slot and weights[k] > top:
             top = weights[k]
-    weights[slot] = top
+    weights[slot] = lead * top
     total = 0.0
     for k in range(weights.shape[0]):
         total += weights[k]
@@ -124,12 +124,13 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                     big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
                      adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
                      preflop_v):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
-    least `risk`; the first time it can be, it is levelled (`levelled[0]` then True)."""
+    least `risk`; the first time it can be, it is levelled (its weight `lead` times the best
+    member's; `levelled[0]` then True)."""
     members = member_kinds.shape[0]
     estimates = np.empty(members, dtype=np.float64)
     work = np.empty(members, dtype=np.float64)
@@ -159,7 +160,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         if model_slot >= 0 and (not model_ready or balance < risk):
             excluded = model_slot
         elif model_slot >= 0 and not levelled[0]:
-            level_weights(weights, model_slot)
+            level_weights(weights, model_slot, lead)
             levelled[0] = True
         exp3_probabilities(weights, exploration, excluded, p)
         probabilities[h] = p
@@ -207,12 +208,12 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                  big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                  big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
                   adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
                   preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, model_slot, model_ready, risk, levelled, start, stop, chips,
+                     big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
                      adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
                      preflop_v)
 
@@ -313,7 +314,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,
                       portfolio.share, float(big_blind), portfolio.model_slot, model_ready,
                       float(model.threshold(stack, big_blind) if model is not None else stack),
-                      levelled, begin, end, *match, tables, preflop_v)
+                      float(model.lead if model is not None else 1), levelled, begin, end,
+                      *match, tables, preflop_v)
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
