@@ -205,9 +205,10 @@ def v_at(round_: int, share: float) -> float:
     return float(np.quantile(values, min(max(share, 0.0), 1.0)))
 
 
-def _smoothed(counts, prior) -> list[float]:
-    total = sum(counts) + PRIOR
-    return [(count + PRIOR * p) / total for count, p in zip(counts, prior)]
+def _smoothed(counts, prior, weight: float = PRIOR) -> list[float]:
+    """(count + weight p) / (n + weight) for each count and prior share p."""
+    total = sum(counts) + weight
+    return [(count + weight * p) / total for count, p in zip(counts, prior)]
 
 
 class ModelShares(NamedTuple):
@@ -233,20 +234,20 @@ BLUFF_PARTS = tuple(np.linspace(0.0, 1.0, 11))
 MIN_SHOWN = 8
 
 
-def observed_shares(stats: OpponentStats) -> ModelShares:
-    """The counted shares, each smoothed toward `PRIOR_BET` / `PRIOR_ANSWERS` with `PRIOR`
-    pseudo-counts, so that an unseen situation gets the prior and a rare one little weight;
-    the bluff parts from the shown decisions (`bluff_parts`)."""
+def observed_shares(stats: OpponentStats, prior: float = PRIOR) -> ModelShares:
+    """The counted shares, each smoothed toward `PRIOR_BET` / `PRIOR_ANSWERS` with `prior`
+    pseudo-counts (default `PRIOR`), so that an unseen situation gets the prior and a rare one
+    little weight; the bluff parts from the shown decisions (`bluff_parts`)."""
     bet = np.zeros((2, ROUNDS))
     fold = np.zeros((2, ROUNDS, len(MODEL_RULES)))
     raise_ = np.zeros((2, ROUNDS, len(MODEL_RULES)))
     for position in range(2):
         for round_, counts in enumerate(stats.positions[position].rounds):
             bet[position, round_] = _smoothed((counts.bets, counts.opens - counts.bets),
-                                              (PRIOR_BET, 1 - PRIOR_BET))[0]
+                                              (PRIOR_BET, 1 - PRIOR_BET), prior)[0]
             for rule, (buckets, _) in enumerate(MODEL_RULES):
                 seen = [sum(counts.facing[b][k] for b in buckets) for k in range(3)]
-                shares = _smoothed(seen, PRIOR_ANSWERS[rule])
+                shares = _smoothed(seen, PRIOR_ANSWERS[rule], prior)
                 fold[position, round_, rule], raise_[position, round_, rule] = shares[0], shares[2]
     shares = ModelShares(bet, fold, raise_, np.zeros_like(bet), np.zeros_like(raise_))
     return bluff_parts(stats, shares)
@@ -308,20 +309,21 @@ def _ranked_answers(codes: np.ndarray, part: float) -> np.ndarray:
     return answers
 
 
-def fit_exploiter(stats: OpponentStats, name: str = "model", shares: ModelShares | None = None):
+def fit_exploiter(stats: OpponentStats, name: str = "model", shares: ModelShares | None = None,
+                  prior: float = PRIOR):
     """The member of the exploiter family that plays as the counts say (`bot.exploiters`): per
     position and round, it bets when checked to with the strongest hands and, for `bet_bluff`
     of its bets, the weakest, at the median size seen; facing a bet in each of `MODEL_RULES`'
     size ranges it raises (strongest, and weakest for `raise_bluff` of its raises) at the median
     raise size, folds the weakest of the rest and calls between. Each threshold is the v of
     random holdings at the quantile its share leaves (`v_at`): by default the counted shares
-    (`observed_shares`), a model that ignores how the earlier rounds narrowed the range;
+    (`observed_shares`, smoothed with `prior` pseudo-counts), a model that ignores how the earlier rounds narrowed the range;
     `training.counter.calibrated_model` moves the shares until the model, played, makes the
     shares counted."""
     from gambler.bot.exploiters import Exploiter, ExploiterBlock, FacingRule
 
     if shares is None:
-        shares = observed_shares(stats)
+        shares = observed_shares(stats, prior)
     blocks = []
     for position in range(2):
         row = []

@@ -66,6 +66,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
       lead: 1            # its first weight, as a multiple of the best member's (default 1)
+      prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
 
 adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
@@ -138,6 +139,7 @@ class Model:
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
     lead: int = 1  # the model's first weight: `lead` times the best member's
+    prior: int = 4  # the fit's pseudo-counts toward a sound defence (`bot.opponent.PRIOR`)
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
@@ -396,7 +398,8 @@ def _parse_model(value, where: str) -> Model:
     for key, given in value.items():
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
-        smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance") else 1
+        smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
+                                "prior") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given

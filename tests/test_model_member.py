@@ -377,19 +377,19 @@ def test_an_allowance_lowers_the_bar_by_itself_and_no_more():
     assert ((before[model] < STACK)).any() and match.chips[model].sum() < -STACK
 
 
-def test_calibrate_sends_the_fit_through_calibration_against_the_first_profile(monkeypatch):
-    from gambler.bot.opponent import OpponentStats
+def test_the_fit_goes_through_calibration_against_the_first_profile_with_the_prior(monkeypatch):
+    from gambler.bot.opponent import PRIOR, OpponentStats
     from gambler.training import counter
 
     seen = []
 
-    def recording(stats, against, deal_set, rules, game, iterations, name="model"):
-        seen.append((against.name, iterations, name, len(deal_set)))
+    def recording(stats, against, deal_set, rules, game, iterations, name="model", prior=None):
+        seen.append((against.name, iterations, name, len(deal_set), prior))
         return resolve_strategy("prober")
 
     monkeypatch.setattr(counter, "calibrated_model", recording)
     stats = OpponentStats()
     counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", calibrate: 3}")), stats, 2)
-    assert seen == [("default", 3, "model-2", 200)]
-    counter.refresh_counter(NL, modelled(), stats, 2)
-    assert len(seen) == 1  # without `calibrate`, the plain fit
+    assert seen == [("default", 3, "model-2", 200, PRIOR)]
+    counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", prior: 30}")), stats, 2)
+    assert seen[-1] == ("default", 0, "model-2", 200, 30)  # 0 rounds: the plain fit

@@ -238,3 +238,23 @@ def test_a_decisions_v_is_its_cards_on_that_rounds_board():
     assert stats.decision_v(hole, board, 1) == pytest.approx(win_rate(hole, board[:3]).v)
     assert stats.decision_v(hole, board, 3) == pytest.approx(win_rate(hole, board).v)
     assert len(stats._decision_v) == 3
+
+
+@pytest.mark.parametrize("prior", [4.0, 30.0])
+def test_the_counts_are_smoothed_with_the_priors_pseudo_counts(prior):
+    """A situation seen n times, c of them one way, has the share (c + w p) / (n + w): w the
+    prior's pseudo-counts, p the prior's share. Flop, first to act: 10 opens, 6 bets; facing
+    bets up to a pot (buckets 0 and 1): 3 folds, 4 calls, 1 raise."""
+    from gambler.bot.opponent import PRIOR_ANSWERS, PRIOR_BET, observed_shares
+
+    stats = OpponentStats()
+    counts = stats.positions[0].rounds[1]
+    counts.opens, counts.bets = 10, 6
+    counts.facing[0] = [2, 1, 1]
+    counts.facing[1] = [1, 3, 0]
+    shares = observed_shares(stats, prior)
+    fold, _, raise_ = PRIOR_ANSWERS[0]
+    assert shares.bet[0, 1] == pytest.approx((6 + prior * PRIOR_BET) / (10 + prior))
+    assert shares.fold[0, 1, 0] == pytest.approx((3 + prior * fold) / (8 + prior))
+    assert shares.raise_[0, 1, 0] == pytest.approx((1 + prior * raise_) / (8 + prior))
+    assert shares.bet[1, 1] == pytest.approx(PRIOR_BET)  # never seen: the prior

@@ -12,8 +12,8 @@ much to trust it. Deterministic for a seed.
 
 `refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
-fit_exploiter`; with the model's `calibrate`, `calibrated_model` against the first profile
-member on the same deals), then `best_response` from the portfolio's profiles on the model's `deals` deals
+fit_exploiter`, smoothed with the model's `prior`; calibrated `calibrate` times by
+`calibrated_model` against the first profile member on the same deals), then `best_response` from the portfolio's profiles on the model's `deals` deals
 of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
 with the same counts, so they install the same counter at the same hand.
 """
@@ -163,7 +163,7 @@ CALIBRATION_MIN_COUNT = 20
 
 
 def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
-                     name: str = "model"):
+                     name: str = "model", prior: float | None = None):
     """`bot.opponent.fit_exploiter`, its shares moved until the model, played against
     `against` on `deal_set`, makes the shares counted (`observed_shares`).
 
@@ -174,10 +174,11 @@ def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
     from by the error, share <- share - (played - counted), clipped to [0, 1] (the bluff parts
     stay); a share played fewer than `CALIBRATION_MIN_COUNT` times stays. A share played is
     monotone in the share the model is built from, so the error shrinks while the situations
-    the model reaches stay alike."""
-    from gambler.bot.opponent import fit_exploiter, observed_shares
+    the model reaches stay alike. With 0 iterations: the plain fit. `prior`: the smoothing's
+    pseudo-counts (`observed_shares`; default `bot.opponent.PRIOR`)."""
+    from gambler.bot.opponent import PRIOR, fit_exploiter, observed_shares
 
-    counted = observed_shares(stats)
+    counted = observed_shares(stats, PRIOR if prior is None else prior)
     shares = counted.copy()
     for _ in range(iterations):
         model = fit_exploiter(stats, name, shares)
@@ -195,7 +196,6 @@ def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
 def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
     """Counter `refresh` of `portfolio`'s model member against the opponent of `stats` (module
     docstring); its profile is named `model-REFRESH`."""
-    from gambler.bot.opponent import fit_exploiter
     from gambler.bot.params import Profile
     from gambler.training.deals import cached_deal_set
     from gambler.training.engine import encode_rules
@@ -206,9 +206,8 @@ def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
     starts = {name: strategy for name, strategy in zip(portfolio.members, portfolio.strategies)
               if isinstance(strategy, Profile)}
     name = f"model-{refresh}"
-    fitted = (calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
-                               model.calibrate, name)
-              if model.calibrate else fit_exploiter(stats, name=name))
+    fitted = calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
+                              model.calibrate, name, model.prior)
     found = best_response(fitted, starts, deal_set, rules, model.seed + refresh, game.big_blind,
                           model.steps, model.population)
     return found._replace(profile=replace(found.profile, name=name))
