@@ -7,6 +7,8 @@ the 95% CI over the matches.
 
 Each match is `gambler-match PORTFOLIO OPPONENT --hands H --seed S` for S = seed .. seed +
 matches - 1 (the deal sets of those seeds); a member alone is the portfolio [member, member].
+The gap is the portfolio's result less the best member's (best by its mean), match by match,
+with the 95% CI of those differences; `--json` keeps every match's figure.
 """
 
 from __future__ import annotations
@@ -73,11 +75,14 @@ def main() -> None:
             row[name] = mean_ci(values)
         best = max(alone, key=lambda name: row[name][0])
         row["best_member"] = best
+        # the gap to the best member, match by match (the same deals and seeds): its interval
+        row["gap"] = mean_ci(np.subtract(results["portfolio"], results[best]))
+        row["matches"] = {name: list(values) for name, values in results.items()}
         rows.append(row)
         cells = "  ".join(f"{name} {row[name][0]:+8,.0f} ± {row[name][1]:5,.0f}"
                           for name in results)
         print(f"{opponent_name:>12}: {cells}  (best: {best}; gap "
-              f"{row['portfolio'][0] - row[best][0]:+,.0f})", flush=True)
+              f"{row['gap'][0]:+,.0f} ± {row['gap'][1]:,.0f})", flush=True)
     if options.json:
         with open(options.json, "w") as out:
             json.dump({"portfolio": options.portfolio, "hands": options.hands,
