@@ -78,7 +78,9 @@ refresh_counter`; with a
 changes); the bot starts computing it after hand k x every - lag - 1 ends, off the decision
 path, and the counter
 takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
-match replays exactly. At the first hand the model can be drawn (a counter installed and the
+match replays exactly (over TCP the wait is bounded, `REFRESH_WAIT_SECONDS`: a search that a
+starved processor has not finished by then is given up, the one case where the TCP bot and the
+engine part, and the log says so). At the first hand the model can be drawn (a counter installed and the
 budget below open), its slot is levelled with the best member (its weight set to the largest
 of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
 it can lose, and a lead above 1 says that a counter fitted to this opponent is expected to beat
@@ -108,6 +110,7 @@ with the same draws, the same estimates and the same floating-point order, hand 
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import copy
 import math
 from dataclasses import dataclass
@@ -123,6 +126,11 @@ _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", 
 
 #: The name of the model member's slot (after the members).
 MODEL_SLOT_NAME = "model"
+
+#: The longest the TCP bot waits at a refresh hand for its counter (seconds): a search takes
+#: about a second; one starved of the processor for longer is given up (the slot keeps what it
+#: had, and the log says so) rather than let the dealer's response timeout end the match.
+REFRESH_WAIT_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -435,7 +443,7 @@ class PortfolioStrategy:
     process of its own."""
 
     def __init__(self, portfolio: Portfolio, big_blind: int, stack: int, win_rate=None,
-                 seed: int = 0, refresher=None):
+                 seed: int = 0, refresher=None, refresh_wait: float = REFRESH_WAIT_SECONDS):
         from gambler.bot.strategies import member_strategy, shared_win_rate
 
         if portfolio.model is not None and refresher is None:
@@ -461,6 +469,7 @@ class PortfolioStrategy:
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
         self.balance = 0  # our chips so far, raw: the model's budget
         self.refresher = refresher
+        self.refresh_wait = refresh_wait
         self.counter = None  # the model member's strategy, once there is one
         self.refreshes = 0   # counters installed
         self.levelled = False  # whether the model's slot was levelled with the best member
@@ -502,7 +511,13 @@ class PortfolioStrategy:
             self._submit(refresh)
         model = self.portfolio.model
         try:
-            found = self.submitted.pop(refresh).result()
+            found = self.submitted.pop(refresh).result(timeout=self.refresh_wait)
+        except concurrent.futures.TimeoutError:  # a starved worker: answer the dealer in time
+            self.refreshes = refresh
+            self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: the "
+                              f"counter search was not done after {self.refresh_wait:g} s; the "
+                              "slot keeps what it had")
+            return
         except Exception as error:  # the worker died (out of memory, killed): play on without
             self.refreshes = refresh
             self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: the "

@@ -229,6 +229,21 @@ def test_a_failed_counter_search_leaves_the_slot_as_it_was_and_says_so(deals):
                             "(BrokenProcessPool: worker died); the slot keeps what it had")
 
 
+def test_a_counter_late_beyond_the_wait_is_given_up_and_the_bot_answers(deals):
+    """A refresher whose future never ends (a worker starved of the processor): at the refresh
+    hand the bot waits `refresh_wait` seconds, then plays on with the slot as it was and says
+    so, instead of leaving the dealer without an answer."""
+    def starved(*_):
+        return concurrent.futures.Future()
+
+    bot, _ = tcp_match(modelled(), "call", deals.slice(0, 70), 0, 3, True, refresher=starved,
+                       refresh_wait=0.05)
+    assert bot.refreshes == 2 and bot.counter is None
+    assert all(row[1] != 2 for row in bot.history)
+    assert bot.notes[0] == ("# model 1 from hand 60: the counter search was not done after "
+                            "0.05 s; the slot keeps what it had")
+
+
 # --- the budget --------------------------------------------------------------------------------
 
 def rigged(profile):

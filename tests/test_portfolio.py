@@ -141,15 +141,17 @@ def lookup_rate(table):
     return lambda hole, board, hand, round_: table[tuple(int(c) for c in hole)][round_]
 
 
-def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate, refresher=None):
+def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate, refresher=None,
+              **options):
     """The match as the TCP bot plays it under `gambler-dealer` (`--duplicate`: hand 2k + 1
     repeats hand 2k's cards): `PortfolioStrategy` and the opponent's strategy on the deal set's
     cards, the portfolio at position (h + seat) % 2 in hand h; `hand_ended` gets the final state
     the dealer would send (the opponent's cards shown at a showdown only). `refresher`: for a
-    model member (`gambler.adaptive.live`)."""
+    model member (`gambler.adaptive.live`); `options`: more of `PortfolioStrategy`'s."""
     table = {}
     bot = PortfolioStrategy(chosen_portfolio, NL.big_blind, min(NL.stacks),
-                            win_rate=lookup_rate(table), seed=seed, refresher=refresher)
+                            win_rate=lookup_rate(table), seed=seed, refresher=refresher,
+                            **options)
     resolved = resolve_strategy(opponent_name)
     if isinstance(resolved, Switch):
         opponent = SwitchStrategy(resolved, *(member_strategy(part, lookup_rate(table), seed)
