@@ -14,6 +14,8 @@ import concurrent.futures
 import multiprocessing
 import os
 import signal
+import threading
+import time
 
 
 class InlineRefresher:
@@ -30,14 +32,26 @@ class InlineRefresher:
         return future
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int | None = None) -> None:
     """In the worker: lowest priority but one, so that the player's decisions come first on a
-    busy machine, and Ctrl-C left to the player (which shuts the worker down)."""
+    busy machine, Ctrl-C left to the player (which shuts the worker down), and a watch on the
+    player: a worker whose player is gone (killed, crashed) exits within a second instead of
+    finishing a search nobody will read."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(10)
     except OSError:
         pass
+    if parent is not None:
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int, every: float = 0.5) -> None:
+    """Exit the process once its parent is no longer `parent` (it died: the worker was
+    re-parented)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _warm_up(game, portfolio) -> None:
@@ -63,7 +77,7 @@ class ProcessRefresher:
         self.game = game
         self.pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_start)
+            initializer=_worker_start, initargs=(os.getpid(),))
         self.warming = self.pool.submit(_warm_up, game, portfolio)
 
     def __call__(self, portfolio, stats, refresh: int) -> concurrent.futures.Future:

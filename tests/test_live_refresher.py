@@ -1,0 +1,51 @@
+"""The TCP bot's counter worker (`gambler.adaptive.live`): it does not outlive its player."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+PLAYER = textwrap.dedent("""
+    import concurrent.futures, multiprocessing, os, time
+    from gambler.adaptive.live import _worker_start
+
+    if __name__ == "__main__":
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start, initargs=(os.getpid(),))
+        print(pool.submit(os.getpid).result(), flush=True)
+        pool.submit(time.sleep, 120)  # a search that would outlast the player
+        time.sleep(120)
+""")
+
+
+def gone(pid: int) -> bool:
+    """Exited: no such process, or a zombie waiting to be reaped."""
+    status = Path(f"/proc/{pid}/status")
+    try:
+        return "\nState:\tZ" in status.read_text()
+    except FileNotFoundError:
+        return True
+
+
+def test_a_worker_whose_player_is_killed_exits(tmp_path):
+    script = tmp_path / "player.py"
+    script.write_text(PLAYER)
+    player = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(player.stdout.readline())
+        time.sleep(1.0)
+        assert not gone(worker)  # alive while its player is
+        player.send_signal(signal.SIGKILL)
+        player.wait()
+        deadline = time.monotonic() + 10
+        while not gone(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert gone(worker)
+    finally:
+        player.kill()
+        if not gone(worker):
+            os.kill(worker, signal.SIGKILL)
