@@ -172,7 +172,7 @@ RULE_OF_BUCKET = tuple(next(rule for rule, (buckets, _) in enumerate(MODEL_RULES
 #: each `MODEL_RULES` range's typical size (0.75, 2.5 and 8 pots). A counter that wins against
 #: the model where the opponent was never seen is then a counter that wins against a sound
 #: defence there, not against a guess.
-PRIOR = 4.0
+PRIOR = 4
 PRIOR_BET = 1 / 3
 TYPICAL_SIZES = (0.75, 2.5, 8.0)
 PRIOR_ANSWERS = tuple((size / (1 + size), 0.9 / (1 + size), 0.1 / (1 + size))
@@ -317,7 +317,8 @@ def fit_exploiter(stats: OpponentStats, name: str = "model", shares: ModelShares
     size ranges it raises (strongest, and weakest for `raise_bluff` of its raises) at the median
     raise size, folds the weakest of the rest and calls between. Each threshold is the v of
     random holdings at the quantile its share leaves (`v_at`): by default the counted shares
-    (`observed_shares`, smoothed with `prior` pseudo-counts), a model that ignores how the earlier rounds narrowed the range;
+    (`observed_shares`, smoothed with `prior` pseudo-counts), a model that ignores how the
+    earlier rounds narrowed the range;
     `training.counter.calibrated_model` moves the shares until the model, played, makes the
     shares counted."""
     from gambler.bot.exploiters import Exploiter, ExploiterBlock, FacingRule

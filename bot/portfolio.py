@@ -80,8 +80,8 @@ path, and the counter
 takes effect at hand k x every exactly, the bot waiting for it there if it is late, so a seeded
 match replays exactly (over TCP the wait is bounded, `REFRESH_WAIT_SECONDS`: a search that a
 starved processor has not finished by then is given up, the one case where the TCP bot and the
-engine part, and the log says so). At the first hand the model can be drawn (a counter installed and the
-budget below open), its slot is levelled with the best member (its weight set to the largest
+engine part, and the log says so). At the first hand the model can be drawn (a counter
+installed and the budget below open), its slot is levelled with the best member (its weight set to the largest
 of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
 it can lose, and a lead above 1 says that a counter fitted to this opponent is expected to beat
 members that were not (each exp(eta S) ratio of `lead` is ln(lead) / eta big blinds of
@@ -116,6 +116,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from gambler.bot.opponent import PRIOR
 from gambler.bot.params import ProfileError, file_kind, find_profile_file, kind_document
 from gambler.errors import read_text
 from gambler.protocol.betting import Action, allin_round
@@ -147,7 +148,7 @@ class Model:
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
     lead: int = 1  # the model's first weight: `lead` times the best member's
-    prior: int = 4  # the fit's pseudo-counts toward a sound defence (`bot.opponent.PRIOR`)
+    prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the

@@ -165,7 +165,8 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
         floor = chosen.exploration / 3
         assert match.probabilities[first, 2] - floor == pytest.approx(
             lead * (match.probabilities[first, :2].max() - floor))
-        assert (lead == 1) == (match.probabilities[first, 2] == match.probabilities[first, :2].max())
+        level = match.probabilities[first, 2] == match.probabilities[first, :2].max()
+        assert level == (lead == 1)
 
 
 @pytest.mark.parametrize("window, counted", [(0, [40, 100, 160, 220]), (50, [40, 50, 50, 50])])

@@ -13,8 +13,8 @@ much to trust it. Deterministic for a seed.
 `refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
 fit_exploiter`, smoothed with the model's `prior`; calibrated `calibrate` times by
-`calibrated_model` against the first profile member on the same deals), then `best_response` from the portfolio's profiles on the model's `deals` deals
-of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
+`calibrated_model` against the first profile member on the same deals), then `best_response`
+from the portfolio's profiles on the model's `deals` deals of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
 with the same counts, so they install the same counter at the same hand.
 """
 
@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gambler.bot.opponent import PRIOR
 from gambler.jit import njit
 from gambler.training.anneal import propose
 from gambler.training.config import default_proposal
@@ -163,7 +164,7 @@ CALIBRATION_MIN_COUNT = 20
 
 
 def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
-                     name: str = "model", prior: float | None = None):
+                     name: str = "model", prior: float = PRIOR):
     """`bot.opponent.fit_exploiter`, its shares moved until the model, played against
     `against` on `deal_set`, makes the shares counted (`observed_shares`).
 
@@ -175,10 +176,10 @@ def calibrated_model(stats, against, deal_set, rules, game, iterations: int,
     stay); a share played fewer than `CALIBRATION_MIN_COUNT` times stays. A share played is
     monotone in the share the model is built from, so the error shrinks while the situations
     the model reaches stay alike. With 0 iterations: the plain fit. `prior`: the smoothing's
-    pseudo-counts (`observed_shares`; default `bot.opponent.PRIOR`)."""
-    from gambler.bot.opponent import PRIOR, fit_exploiter, observed_shares
+    pseudo-counts (`observed_shares`)."""
+    from gambler.bot.opponent import fit_exploiter, observed_shares
 
-    counted = observed_shares(stats, PRIOR if prior is None else prior)
+    counted = observed_shares(stats, prior)
     shares = counted.copy()
     for _ in range(iterations):
         model = fit_exploiter(stats, name, shares)
