@@ -1,0 +1,450 @@
+"""Preflop charts: the first round played from a table solved by counterfactual regret minimisation.
+
+A chart is a strategy for the preflop betting of heads-up no-limit hold'em on an *abstract* game:
+the real rules (blinds, stacks, minimum raises) with the raises limited to a few sizes, each a
+number of pots as LBR counts them (`training.lbr`): raise to bet + size x (pot + to_call), moved
+up to the minimum raise, and all in; after `cap` raises in the round only all in remains. Every
+decision node of that tree holds, for each of the 169 classes of starting hands
+(`evaluator.preflop`), the action the chart plays. `training.preflop` builds the tree with
+`build_tree` and solves it with CFR+ (showdown values when the betting closes: the pot split by
+the two hands' exact preflop equity); the solver's average strategy, purified (each class plays
+its most likely action), is the chart.
+
+Playing it in the real game, where the opponent may raise to any amount:
+
+* The round's actions so far are followed down the tree from the root (`follow`). A call or
+  check takes the node's call; a raise takes the raise child nearest in size: the size in pots of
+  the real raise, (amount - bet) / (pot + to_call) with the real bet, pot and what was owed, is
+  compared in logarithm with each raise child's size at its node (all in's size is the stack's);
+  a real all in takes the all in child. (This deterministic translation is exploitable by sizes
+  half-way between two of the chart's; the chart's sizes are chosen to make the gaps small.)
+* At its own decision the bot plays its class's action at the node: a fold (a check if nothing
+  is owed), a call, or a raise of the action's size computed on the *real* bet and pot, moved into
+  the legal range (all in: the largest legal raise-to; no legal raise: a call).
+* If the actions leave the tree (a raise where the chart has no raise child), the chart has no
+  answer and the profile's own preflop rules decide for the rest of the round.
+
+Both the TCP bot (`bot.automaton`) and the fast engine (`training.engine`, from the arrays of
+`encode_chart`) play a chart with these rules, action for action.
+
+File format (`kind: chart`, found by name in `configs/charts/`):
+
+    kind: chart
+    name: preflop
+    game: {stack: 20000, blinds: [100, 50]}   # position 0's blind first (the big blind)
+    sizes: [0.5, 1, 2]                        # raise sizes in pots, besides all in
+    cap: 4                                    # raises before only all in remains
+    nodes:                                    # per decision node (by its path of action
+      root: "ccrr..."                         #   labels, `root` for the first): one letter
+      c: "..."                                #   per class, class index order: f fold,
+      r1: "..."                               #   c call or check, a all in, 0-9 the k-th size
+    mixed:                                    # the classes that mix, per node: each action's
+      root: {"AKo": {c: 0.62, "1": 0.38}}     #   probability (they sum to 1)
+
+At a mixed class the bot draws its action with `evaluator.rng.chart_uniform` (the seed, the hand,
+the number of actions so far in the round and its position): the first action whose cumulative
+probability exceeds the draw.
+
+Every node of the tree must be present and every letter legal at its node; any error names the
+file and the node.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from gambler.errors import GamblerError, read_text
+from gambler.evaluator.preflop import class_name
+
+SHIPPED_CHARTS = Path(__file__).resolve().parent.parent / "configs" / "charts"
+CLASS_COUNT = 169
+FOLD, CALL, RAISE = 0, 1, 2  # action kinds, the engine's action codes
+FOLD_END, SHOWDOWN = 1, 2    # what ends the hand's betting after an action (0: the tree goes on)
+_METADATA = ("name", "description", "provenance", "solve")
+
+
+class ChartError(GamblerError, ValueError):
+    """A chart file that cannot be read, or a game it was not solved for."""
+
+
+@dataclass(frozen=True)
+class ChartAction:
+    """One action at a node. `size`: a raise's size in pots at the node ((target - bet) /
+    (pot + to_call); all in's too), compared with a real raise's when translating; `num`/`den`:
+    a sized raise's fraction (0/0 for all in); `child`: the next decision node (-1: none);
+    `end`: FOLD_END, SHOWDOWN (the betting closes; the cards decide) or 0."""
+
+    label: str
+    kind: int
+    num: int
+    den: int
+    target: int
+    size: float
+    child: int
+    end: int
+
+
+@dataclass(frozen=True)
+class ChartNode:
+    """A decision node: who acts, both totals, what is owed, and the legal chart actions."""
+
+    path: str
+    actor: int
+    totals: tuple[int, int]
+    last_raise: int
+    raises: int
+    actions: tuple[ChartAction, ...]
+
+    @property
+    def bet(self) -> int:
+        return max(self.totals)
+
+    @property
+    def to_call(self) -> int:
+        return self.bet - self.totals[self.actor]
+
+
+@dataclass(frozen=True, eq=False)
+class Chart:
+    """A solved preflop chart: its tree and, per node, each class's action index."""
+
+    stack: int
+    blinds: tuple[int, int]
+    sizes: tuple[Fraction, ...]
+    cap: int
+    nodes: tuple[ChartNode, ...]
+    strategy: tuple   # strategy[node]: float64[actions, 169], each class's action probabilities
+    name: str = ""
+    description: str = ""
+    provenance: str = ""
+    solve: dict | None = None
+
+
+def size_label(size: Fraction) -> str:
+    """`r1`, `r0.5`, `r2`, `r1/3` for a raise size in pots."""
+    if size.denominator == 1:
+        return f"r{size.numerator}"
+    decimal = float(size)
+    if Fraction(str(decimal)) == size:
+        return f"r{decimal:g}"
+    return f"r{size.numerator}/{size.denominator}"
+
+
+def raise_target(bet: int, pot: int, to_call: int, num: int, den: int) -> int:
+    """bet + num (pot + to_call) // den: a raise of num/den pots after the call (as LBR)."""
+    return bet + (num * (pot + to_call)) // den
+
+
+def build_tree(stack: int, blinds: tuple[int, int], sizes, cap: int) -> tuple[ChartNode, ...]:
+    """The abstract preflop tree, decision nodes in breadth-first order (the root first).
+
+    Position 0 posts blinds[0] (the big blind), position 1 blinds[1] and acts first; both have
+    `stack` chips. At a node: fold if something is owed; call or check; for each size s (ascending)
+    a raise to bet + s (pot + to_call), at least the minimum raise-to (bet + the last raise's
+    increment, at least the big blind), if below the stack and not already a child; and all in if
+    the actor can raise. After `cap` raises only all in is left. A call or check closes the round
+    (a showdown) unless it is the round's first action (the small blind completing); a call of an
+    all in closes it too."""
+    sizes = tuple(sorted(Fraction(s) for s in sizes))
+    big = blinds[0]
+    nodes: list[ChartNode] = []
+    pending = [("root", 1, (blinds[0], blinds[1]), big, 0, 0)]
+    specs = []
+    while pending:
+        path, actor, totals, last_raise, raises, acted = pending.pop(0)
+        index = len(specs)
+        specs.append((path, actor, totals, last_raise, raises, []))
+        bet = max(totals)
+        to_call = bet - totals[actor]
+        pot = totals[0] + totals[1]
+        other = 1 - actor
+        prefix = "" if path == "root" else path + " "
+        actions = specs[index][5]
+        if to_call > 0:
+            actions.append(("f", FOLD, 0, 0, 0, FOLD_END, None))
+        closes = acted > 0 or totals[other] >= stack
+        after_call = list(totals)
+        after_call[actor] = bet
+        if closes:
+            actions.append(("c", CALL, 0, 0, 0, SHOWDOWN, None))
+        else:
+            actions.append(("c", CALL, 0, 0, 0, 0,
+                            (prefix + "c", other, tuple(after_call), last_raise, raises,
+                             acted + 1)))
+        if totals[other] < stack and bet < stack:  # the actor can raise
+            low = bet + max(last_raise, big)
+            seen = set()
+            if raises < cap:
+                for size in sizes:
+                    target = max(raise_target(bet, pot, to_call, size.numerator,
+                                              size.denominator), low)
+                    if target >= stack or target in seen:
+                        continue
+                    seen.add(target)
+                    raised = list(totals)
+                    raised[actor] = target
+                    label = size_label(size)
+                    actions.append((label, RAISE, size.numerator, size.denominator, target, 0,
+                                    (prefix + label, other, tuple(raised), target - bet,
+                                     raises + 1, acted + 1)))
+            raised = list(totals)
+            raised[actor] = stack
+            actions.append(("a", RAISE, 0, 0, stack, 0,
+                            (prefix + "a", other, tuple(raised), stack - bet, raises + 1,
+                             acted + 1)))
+        for entry in actions:
+            if entry[6] is not None:
+                pending.append(entry[6])
+    # Children are numbered in the order they were queued: breadth first.
+    child_of = {spec[0]: k for k, spec in enumerate(specs)}
+    for path, actor, totals, last_raise, raises, actions in specs:
+        bet = max(totals)
+        to_call = bet - totals[actor]
+        pot = totals[0] + totals[1]
+        built = []
+        for label, kind, num, den, target, end, child in actions:
+            size = (target - bet) / (pot + to_call) if kind == RAISE else math.nan
+            built.append(ChartAction(label, kind, num, den, target, size,
+                                     child_of[child[0]] if child is not None else -1, end))
+        nodes.append(ChartNode(path, actor, totals, last_raise, raises, tuple(built)))
+    return tuple(nodes)
+
+
+def translate_raise(node: ChartNode, bet: int, pot: int, to_call: int, amount: int,
+                    stack: int) -> int:
+    """Index of the raise action at `node` that a real raise to `amount` maps to (module
+    docstring), or -1 when the node has no raise."""
+    raises = [k for k, action in enumerate(node.actions) if action.kind == RAISE]
+    if not raises:
+        return -1
+    if amount >= stack and node.actions[raises[-1]].num == 0:
+        return raises[-1]
+    size = (amount - bet) / (pot + to_call)
+    best, distance = -1, math.inf
+    for k in raises:
+        gap = abs(math.log(max(size, 1e-9)) - math.log(node.actions[k].size))
+        if gap < distance:
+            best, distance = k, gap
+    return best
+
+
+def follow(chart: Chart, actions) -> int:
+    """The node reached by this round's real `actions` ((kind, raise-to) pairs, FOLD/CALL/RAISE,
+    in order, the small blind's first), or -1 if they left the tree."""
+    totals = list(chart.blinds)
+    node = 0
+    actor = 1
+    for kind, amount in actions:
+        current = chart.nodes[node]
+        bet = max(totals)
+        to_call = bet - totals[actor]
+        pot = totals[0] + totals[1]
+        if kind == RAISE:
+            k = translate_raise(current, bet, pot, to_call, amount, chart.stack)
+            totals[actor] = amount
+        else:
+            k = next((k for k, a in enumerate(current.actions) if a.kind == CALL), -1)
+            totals[actor] = bet
+        if kind == FOLD or k < 0:
+            return -1
+        node = current.actions[k].child
+        if node < 0:
+            return -1
+        actor = 1 - actor
+    return node
+
+
+def real_action(action: ChartAction, bet: int, pot: int, to_call: int, raise_low: int,
+                raise_high: int) -> tuple[int, int]:
+    """(kind, raise-to) of a chart action in the real state: a sized raise computed on the real
+    bet and pot and moved into [raise_low, raise_high]; all in the highest; no legal raise
+    (raise_low < 0): a call; a fold with nothing owed: a check."""
+    if action.kind == FOLD:
+        return (FOLD, 0) if to_call > 0 else (CALL, 0)
+    if action.kind == CALL or raise_low < 0:
+        return CALL, 0
+    if action.num == 0:
+        return RAISE, raise_high
+    target = raise_target(bet, pot, to_call, action.num, action.den)
+    return RAISE, min(max(target, raise_low), raise_high)
+
+
+def action_letter(chart_sizes, action: ChartAction) -> str:
+    """The file's letter for an action: f, c, a, or the index of its size in `chart_sizes`."""
+    if action.kind == FOLD:
+        return "f"
+    if action.kind == CALL:
+        return "c"
+    if action.num == 0:
+        return "a"
+    return str(chart_sizes.index(Fraction(action.num, action.den)))
+
+
+def chart_text(chart: Chart) -> str:
+    """The chart as its YAML file."""
+    import yaml
+
+    document = {"kind": "chart"}
+    for key in ("name", "description", "provenance"):
+        if getattr(chart, key):
+            document[key] = getattr(chart, key)
+    document["game"] = {"stack": chart.stack, "blinds": list(chart.blinds)}
+    document["sizes"] = [_size_number(s) for s in chart.sizes]
+    document["cap"] = chart.cap
+    if chart.solve:
+        document["solve"] = chart.solve
+    lines = [yaml.safe_dump(document, sort_keys=False, width=100).rstrip(), "nodes:"]
+    mixed = []
+    for node, table in zip(chart.nodes, chart.strategy):
+        letters = [action_letter(chart.sizes, action) for action in node.actions]
+        lines.append(f"  {node.path}: " + "".join(letters[k] for k in np.argmax(table, axis=0)))
+        entries = []
+        for class_ in range(CLASS_COUNT):
+            if table[:, class_].max() < 1.0:
+                shares = {letters[k]: round(float(table[k, class_]), 6)
+                          for k in range(len(letters)) if table[k, class_] > 0.0}
+                entries.append("    " + yaml.safe_dump({class_name(class_): shares}, width=200,
+                                                       default_flow_style=None).strip())
+        if entries:
+            mixed += [f"  {node.path}:", *entries]
+    if mixed:
+        lines += ["mixed:", *mixed]
+    return "\n".join(lines) + "\n"
+
+
+def _size_number(size: Fraction):
+    if size.denominator == 1:
+        return size.numerator
+    if Fraction(str(float(size))) == size:
+        return float(size)
+    return f"{size.numerator}/{size.denominator}"
+
+
+def parse_chart(text: str, source: str = "<chart>") -> Chart:
+    """A chart from its YAML text; `ChartError` naming `source` and the field on any fault."""
+    from gambler.bot.params import strict_yaml
+
+    document = strict_yaml(text, source, ChartError)
+    if not isinstance(document, dict) or document.get("kind") != "chart":
+        raise ChartError(f"{source}: not a chart file (kind: chart)")
+    known = {"kind", "game", "sizes", "cap", "nodes", "mixed", *_METADATA}
+    unknown = sorted(set(document) - known)
+    if unknown:
+        raise ChartError(f"{source}: unknown key {unknown[0]!r}")
+    game = document.get("game")
+    if not isinstance(game, dict) or set(game) != {"stack", "blinds"}:
+        raise ChartError(f"{source}: game: expected {{stack: N, blinds: [BIG, SMALL]}}")
+    stack, blinds = game["stack"], game["blinds"]
+    if not (isinstance(stack, int) and stack > 0 and isinstance(blinds, list)
+            and len(blinds) == 2 and all(isinstance(b, int) and b > 0 for b in blinds)
+            and blinds[0] > blinds[1] and blinds[0] < stack):
+        raise ChartError(f"{source}: game: a positive stack and blinds [big, small] below it")
+    try:
+        sizes = tuple(Fraction(str(s)) for s in document.get("sizes", ()))
+    except (ValueError, ZeroDivisionError) as error:
+        raise ChartError(f"{source}: sizes: {error}") from None
+    if not sizes or any(s <= 0 for s in sizes) or len(set(sizes)) != len(sizes) \
+            or len(sizes) > 10:
+        raise ChartError(f"{source}: sizes: 1 to 10 distinct positive sizes in pots")
+    cap = document.get("cap")
+    if not isinstance(cap, int) or cap < 1:
+        raise ChartError(f"{source}: cap: a positive integer")
+    sizes = tuple(sorted(sizes))
+    nodes = build_tree(stack, (blinds[0], blinds[1]), sizes, cap)
+    table = document.get("nodes")
+    if not isinstance(table, dict):
+        raise ChartError(f"{source}: nodes: a mapping from node paths to class letters")
+    paths = {node.path for node in nodes}
+    extra = sorted(set(table) - paths)
+    if extra:
+        raise ChartError(f"{source}: nodes: {extra[0]!r} is not a node of this tree")
+    mixed = document.get("mixed", {})
+    if not isinstance(mixed, dict):
+        raise ChartError(f"{source}: mixed: a mapping from node paths to classes")
+    extra = sorted(set(mixed) - paths)
+    if extra:
+        raise ChartError(f"{source}: mixed: {extra[0]!r} is not a node of this tree")
+    names = {class_name(k): k for k in range(CLASS_COUNT)}
+    strategy = []
+    for node in nodes:
+        letters = table.get(node.path)
+        if not isinstance(letters, str) or len(letters) != CLASS_COUNT:
+            raise ChartError(f"{source}: nodes: {node.path}: expected {CLASS_COUNT} letters")
+        index = {action_letter(sizes, action): k for k, action in enumerate(node.actions)}
+        probabilities = np.zeros((len(node.actions), CLASS_COUNT))
+        for position, letter in enumerate(letters):
+            if letter not in index:
+                raise ChartError(f"{source}: nodes: {node.path}: letter {position + 1} "
+                                 f"{letter!r} is not an action here ({''.join(index)})")
+            probabilities[index[letter], position] = 1.0
+        entries = mixed.get(node.path, {})
+        if not isinstance(entries, dict):
+            raise ChartError(f"{source}: mixed: {node.path}: a mapping from classes to actions")
+        for name, shares in entries.items():
+            where = f"{source}: mixed: {node.path}: {name}"
+            if name not in names:
+                raise ChartError(f"{where}: not a class of starting hands (AA, AKs, AKo...)")
+            if not isinstance(shares, dict) or not shares:
+                raise ChartError(f"{where}: a mapping from action letters to probabilities")
+            column = np.zeros(len(node.actions))
+            for letter, share in shares.items():
+                letter = str(letter)
+                if letter not in index:
+                    raise ChartError(f"{where}: {letter!r} is not an action here "
+                                     f"({''.join(index)})")
+                if isinstance(share, bool) or not isinstance(share, (int, float)) \
+                        or not 0.0 <= share <= 1.0:
+                    raise ChartError(f"{where}: {letter}: a probability in [0, 1]")
+                column[index[letter]] = float(share)
+            if abs(column.sum() - 1.0) > 1e-3:
+                raise ChartError(f"{where}: the probabilities sum to {column.sum():g}, not 1")
+            probabilities[:, names[name]] = column / column.sum()
+        strategy.append(probabilities)
+    return Chart(stack, (blinds[0], blinds[1]), sizes, cap, nodes, tuple(strategy),
+                 name=str(document.get("name", "")),
+                 description=str(document.get("description", "")),
+                 provenance=str(document.get("provenance", "")), solve=document.get("solve"))
+
+
+def find_chart_file(name: str | Path) -> Path:
+    """A chart by path, or by name in `configs/charts/`."""
+    path = Path(name)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return path
+    return SHIPPED_CHARTS / f"{name}.yaml"
+
+
+def load_chart(name: str | Path) -> Chart:
+    path = find_chart_file(name)
+    return parse_chart(read_text(path, ChartError), str(path))
+
+
+def check_game(chart: Chart, game, source: str = "") -> None:
+    """`ChartError` unless the chart was solved for this game's stacks and blinds."""
+    stacks = tuple(game.stacks)
+    blinds = tuple(game.blinds)
+    if stacks != (chart.stack, chart.stack) or blinds != chart.blinds:
+        raise ChartError(f"{source or chart.name or 'chart'}: solved for stacks {chart.stack} and "
+                         f"blinds {list(chart.blinds)}, not stacks {list(stacks)} and blinds "
+                         f"{list(blinds)}")
+
+
+def draw_action(chart: Chart, node: int, class_: int, uniform: float) -> int:
+    """The action index a class plays at a node: the first whose cumulative probability exceeds
+    `uniform` (the last possible one if rounding leaves none), as the engine draws it."""
+    table = chart.strategy[node]
+    total = 0.0
+    last = 0
+    for k in range(table.shape[0]):
+        share = table[k, class_]
+        if share > 0.0:
+            total += share
+            last = k
+            if uniform < total:
+                return k
+    return last

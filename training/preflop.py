@@ -1,0 +1,268 @@
+"""Solve a preflop chart (`bot.chart`) by CFR+ on the abstract preflop game.
+
+The game: the chart's tree (`bot.chart.build_tree`: the real blinds, stacks and minimum raises,
+raises limited to a few sizes in pots and all in), each player dealt one of the 1,326 holdings,
+disjoint. When the betting closes with a call the hand is scored at the showdown by the two
+holdings' exact preflop equity (`evaluator.matchups`): each player has put in T, the pot 2T is
+split by equity, so the holder of equity e wins (2e - 1) T. A fold loses what the folder put in.
+(No one bets after the flop in this game: the values are the equities of a check-down, the same
+assumption LBR makes when it looks one step ahead.)
+
+A strategy gives each of the 169 classes (`evaluator.preflop`) one distribution per decision
+node, all holdings of a class alike. With card removal the values are per class, summed over the
+class's holdings and the opponent's compatible holdings:
+
+    N[i, j] = number of disjoint (a, b) with a in class i, b in class j
+    D[i, j] = sum over those pairs of (2 equity(a, b) - 1)
+
+so at a showdown for T each, class i of the traverser gains T (D pi)[i], pi the opponent's reach
+per holding of each class, and a fold by the opponent wins its total times (N pi)[i].
+
+CFR+ (Tammelin 2014; Tammelin, Burch, Johanson and Bowling 2015): regret matching on regrets
+floored at zero, alternating updates, the average strategy weighted linearly by iteration; the
+traversal is vectorised over classes (Johanson et al. 2012, "Efficient Nash equilibrium
+approximation through Monte Carlo counterfactual regret minimization", public-tree form). The
+exploitability of the average strategy, (BR_0 + BR_1) / 2 with BR_p the best response's value in
+position p, is exact in this game and falls toward 0 as it converges; `tests/test_preflop_chart.py`
+checks the solver on Kuhn poker (value -1/18 for the first player) and on this game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from gambler.bot.chart import FOLD_END, Chart, build_tree, chart_text
+
+
+@dataclass(frozen=True)
+class PreflopGame:
+    """The tree and the class matrices (`N`, `D` in the module docstring) of an abstract game;
+    `pairs`: the number of deals (ordered pairs of disjoint holdings), for per-hand values."""
+
+    nodes: tuple
+    counts: np.ndarray
+    showdown: np.ndarray
+    pairs: float
+
+
+@lru_cache(maxsize=1)
+def class_matrices() -> tuple[np.ndarray, np.ndarray]:
+    """(N, D), float64[169, 169]: compatible pairs and summed 2 equity - 1 (module docstring),
+    from the shipped exact preflop matchup table."""
+    from gambler.evaluator.holdings import HOLDING_CARDS
+    from gambler.evaluator.matchups import PREFLOP_BOARDS, preflop_counts
+    from gambler.evaluator.preflop import class_indices
+
+    holdings = np.asarray(HOLDING_CARDS, dtype=np.uint8)
+    classes = class_indices(holdings)
+    count = holdings.shape[0]
+    first, second = np.meshgrid(np.arange(count), np.arange(count), indexing="ij")
+    first, second = first.ravel(), second.ravel()
+    a, b = holdings[first], holdings[second]
+    disjoint = ((a[:, 0] != b[:, 0]) & (a[:, 0] != b[:, 1]) & (a[:, 1] != b[:, 0])
+                & (a[:, 1] != b[:, 1]))
+    first, second = first[disjoint], second[disjoint]
+    counts = preflop_counts(holdings[first], holdings[second])
+    value = (counts[:, 0] - counts[:, 2]) / PREFLOP_BOARDS  # (wins + ties/2) * 2 - 1 = w - l
+    n = np.zeros((169, 169))
+    d = np.zeros((169, 169))
+    np.add.at(n, (classes[first], classes[second]), 1.0)
+    np.add.at(d, (classes[first], classes[second]), value)
+    return n, d
+
+
+def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: int = 3
+                 ) -> PreflopGame:
+    """The abstract preflop game of a chart's tree with the hold'em class matrices."""
+    counts, showdown = class_matrices()
+    return PreflopGame(build_tree(stack, tuple(blinds), sizes, cap), counts, showdown,
+                       float(counts.sum()))
+
+
+def _matching(regrets: np.ndarray) -> np.ndarray:
+    """Regret matching: each class's positive regrets normalised (uniform if none)."""
+    positive = np.maximum(regrets, 0.0)
+    total = positive.sum(axis=0)
+    uniform = np.full_like(regrets, 1.0 / regrets.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0.0, positive / np.where(total > 0.0, total, 1.0), uniform)
+
+
+def _terminal(game: PreflopGame, node, action, player: int, reach: np.ndarray) -> np.ndarray:
+    """The traverser's values per class after a closing action at `node` (opponent reach)."""
+    totals = list(node.totals)
+    if action.end == FOLD_END:
+        folder = node.actor
+        won = -totals[player] if folder == player else totals[1 - player]
+        return won * (game.counts @ reach)
+    totals[node.actor] = max(totals)  # the call
+    return min(totals) * (game.showdown @ reach)
+
+
+def _traverse(game, regrets, sums, weight, player, index, reach, mode):
+    """Values per class for `player` at node `index`, the opponent's reach `reach` (per holding
+    of each class). mode 0: CFR+ update (regrets of `player`, the opponent's average strategy
+    sums weighted by `weight`); 1: best response of `player` to the average strategy in `sums`;
+    2: the average strategy's own value."""
+    node = game.nodes[index]
+    actions = node.actions
+    if mode == 0:
+        strategy = _matching(regrets[index])
+    else:
+        total = sums[index].sum(axis=0)
+        strategy = np.where(total > 0, sums[index] / np.where(total > 0, total, 1.0),
+                            1.0 / len(actions))
+    if node.actor == player:
+        values = np.empty((len(actions), reach.shape[0]))
+        for k, action in enumerate(actions):
+            values[k] = (_terminal(game, node, action, player, reach) if action.child < 0 else
+                         _traverse(game, regrets, sums, weight, player, action.child, reach,
+                                   mode))
+        if mode == 1:
+            return values.max(axis=0)
+        value = (strategy * values).sum(axis=0)
+        if mode == 0:
+            regrets[index] = np.maximum(regrets[index] + values - value, 0.0)
+        return value
+    value = np.zeros(reach.shape[0])
+    if mode == 0:
+        sums[index] += weight * strategy * reach
+    for k, action in enumerate(actions):
+        branch = reach * strategy[k]
+        value += (_terminal(game, node, action, player, branch) if action.child < 0 else
+                  _traverse(game, regrets, sums, weight, player, action.child, branch, mode))
+    return value
+
+
+@dataclass
+class Solution:
+    """A solver's state: regrets and average strategy sums per node (actions x classes)."""
+
+    game: PreflopGame
+    regrets: list
+    sums: list
+    iterations: int = 0
+
+    def average(self) -> list[np.ndarray]:
+        """The average strategy per node (actions x classes). A class that never reaches a node
+        by its own earlier actions (reach below 1e-9 of the iterations' weight) never plays
+        there: it gets the node's first action (a fold, or a check), to keep the chart small."""
+        out = []
+        weight = self.iterations * (self.iterations + 1) / 2.0
+        for table in self.sums:
+            total = table.sum(axis=0)
+            reached = total > 1e-9 * weight
+            average = np.zeros_like(table)
+            average[:, reached] = table[:, reached] / total[reached]
+            average[0, ~reached] = 1.0
+            out.append(average)
+        return out
+
+
+def new_solution(game: PreflopGame) -> Solution:
+    classes = game.counts.shape[0]
+    shapes = [(len(node.actions), classes) for node in game.nodes]
+    return Solution(game, [np.zeros(s) for s in shapes], [np.zeros(s) for s in shapes])
+
+
+def cfr_plus(solution: Solution, iterations: int, progress=None) -> Solution:
+    """Run CFR+ iterations (alternating: position 0 then 1 each iteration, the average weighted
+    by the iteration number). `progress(iteration)` is called after each."""
+    game = solution.game
+    ones = np.ones(game.counts.shape[0])
+    for _ in range(iterations):
+        solution.iterations += 1
+        for player in (0, 1):
+            _traverse(game, solution.regrets, solution.sums, float(solution.iterations), player,
+                      0, ones, 0)
+        if progress is not None:
+            progress(solution.iterations)
+    return solution
+
+
+def values_per_hand(game: PreflopGame, sums: list, mode: int) -> tuple[float, float]:
+    """(position 0's, position 1's) value per hand in chips: against the average strategy in
+    `sums`, by a best response (mode 1) or by the strategy itself (mode 2)."""
+    ones = np.ones(game.counts.shape[0])
+    out = []
+    for player in (0, 1):
+        values = _traverse(game, None, sums, 0.0, player, 0, ones, mode)
+        out.append(float(values.sum()) / game.pairs)
+    return out[0], out[1]
+
+
+def exploitability(game: PreflopGame, sums: list) -> float:
+    """(BR_0 + BR_1) / 2 in chips per hand: what a best response wins on average over the two
+    seats against the average strategy (0 at an equilibrium)."""
+    best_0, best_1 = values_per_hand(game, sums, 1)
+    return (best_0 + best_1) / 2.0
+
+
+def rounded(strategy: list[np.ndarray], least: float = 0.005) -> tuple[np.ndarray, ...]:
+    """The strategy as a chart file holds it: probabilities below `least` dropped, the rest
+    renormalised and rounded to 3 decimals (each class's largest absorbing the rounding)."""
+    out = []
+    for table in strategy:
+        kept = np.where(table >= least, table, 0.0)
+        kept = np.round(kept / kept.sum(axis=0), 3)
+        top = np.argmax(kept, axis=0)
+        columns = np.arange(kept.shape[1])
+        kept[top, columns] += 1.0 - kept.sum(axis=0)
+        out.append(np.round(kept, 3))
+    return tuple(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m gambler.training.preflop",
+        description="Solve a preflop chart by CFR+ and write it (configs/charts/).")
+    parser.add_argument("--sizes", default="0.5,1,2", help="raise sizes in pots (default 0.5,1,2)")
+    parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--name", default="preflop")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    sizes = tuple(Fraction(s) for s in args.sizes.split(","))
+    game = preflop_game(sizes=sizes, cap=args.cap)
+    solution = new_solution(game)
+    started = time.perf_counter()
+    checkpoints = {args.iterations} | {2 ** k for k in range(4, 20) if 2 ** k < args.iterations}
+
+    def report(iteration):
+        if iteration in checkpoints:
+            gap = exploitability(game, solution.sums) / 100 * 1000
+            print(f"{iteration:6d} iterations  {time.perf_counter() - started:7.1f} s  "
+                  f"exploitability {gap:8.2f} mbb/hand", flush=True)
+
+    cfr_plus(solution, args.iterations, report)
+    strategy = rounded(solution.average())
+    average_gap = exploitability(game, solution.sums) / 100 * 1000
+    chart_gap = exploitability(game, list(strategy)) / 100 * 1000
+    value = values_per_hand(game, list(strategy), 2)
+    print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand "
+          f"(the average strategy's {average_gap:.2f})")
+    chart = Chart(20000, (100, 50), tuple(sorted(sizes)), args.cap, game.nodes, strategy,
+                  name=args.name,
+                  description="Preflop chart: CFR+ on the abstract preflop game (check-down "
+                              "values at the flop).",
+                  provenance=f"python -m gambler.training.preflop --sizes {args.sizes} "
+                             f"--cap {args.cap} --iterations {args.iterations} --out {args.out}",
+                  solve={"iterations": args.iterations,
+                         "exploitability_mbb": round(chart_gap, 3),
+                         "value_big_blind_mbb": round(value[0] / 100 * 1000, 3)})
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(chart_text(chart))
+    print(f"wrote {args.out} ({len(game.nodes)} nodes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
