@@ -77,30 +77,33 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
                and not name.endswith((".py", ".pyc"))}
     expected_configs = {f"gambler/{path.relative_to(ROOT).as_posix()}"
                         for folder, pattern in (("games", "*.game"), ("params", "*.yaml"),
-                                                ("exploiters", "*.yaml"))
+                                                ("exploiters", "*.yaml"), ("charts", "*.yaml"))
                         for path in (ROOT / "configs" / folder).glob(pattern)}
     assert shipped == expected_configs | {"gambler/configs/train/default.yaml"}
     assert not [name for name in names if "experiments" in name or "ablations" in name]
 
 
 def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
-    """configs/ has no experiment folder; every profile in configs/params and exploiter in
-    configs/exploiters loads; the default
+    """configs/ has no experiment folder; every profile in configs/params, exploiter in
+    configs/exploiters and chart in configs/charts loads; the default
     training config is the only one in configs/train; every training config under experiments/
     parses and starts from a profile that exists, run from the repository's root."""
     import os
 
+    from gambler.bot.chart import load_chart
     from gambler.bot.strategies import resolve_strategy
     from gambler.training.config import load_config
 
     assert sorted(path.name for path in (ROOT / "configs").iterdir()
-                  if path.is_dir() and path.name != "__pycache__") == ["exploiters", "games", "params",
-                                                                     "train"]
+                  if path.is_dir() and path.name != "__pycache__") == ["charts", "exploiters", "games",
+                                                                     "params", "train"]
     assert [path.name for path in (ROOT / "configs" / "train").glob("*.yaml")] == ["default.yaml"]
     for path in (ROOT / "configs" / "params").glob("*.yaml"):
         resolve_strategy(str(path))
     for path in (ROOT / "configs" / "exploiters").glob("*.yaml"):
         assert resolve_strategy(str(path)).name == path.stem
+    for path in (ROOT / "configs" / "charts").glob("*.yaml"):
+        assert load_chart(path).name == path.stem
     configs = [path for path in (ROOT / "experiments").rglob("*.yaml")
                if "start:" in path.read_text() and "thresholds" not in path.read_text()]
     assert len(configs) >= 10
