@@ -100,14 +100,6 @@ class ChartNode:
     raises: int
     actions: tuple[ChartAction, ...]
 
-    @property
-    def bet(self) -> int:
-        return max(self.totals)
-
-    @property
-    def to_call(self) -> int:
-        return self.bet - self.totals[self.actor]
-
 
 @dataclass(frozen=True, eq=False)
 class Chart:
@@ -152,66 +144,47 @@ def build_tree(stack: int, blinds: tuple[int, int], sizes, cap: int) -> tuple[Ch
     all in closes it too."""
     sizes = tuple(sorted(Fraction(s) for s in sizes))
     big = blinds[0]
+    # (path, actor, totals, last raise, raises, actions so far), each numbered when queued
+    queue = [("root", 1, (blinds[0], blinds[1]), big, 0, 0)]
     nodes: list[ChartNode] = []
-    pending = [("root", 1, (blinds[0], blinds[1]), big, 0, 0)]
-    specs = []
-    while pending:
-        path, actor, totals, last_raise, raises, acted = pending.pop(0)
-        index = len(specs)
-        specs.append((path, actor, totals, last_raise, raises, []))
+    for path, actor, totals, last_raise, raises, acted in queue:
         bet = max(totals)
         to_call = bet - totals[actor]
         pot = totals[0] + totals[1]
         other = 1 - actor
         prefix = "" if path == "root" else path + " "
-        actions = specs[index][5]
+        actions = []
+
+        def add(label, kind, num, den, target, end, after=None, raise_size=0):
+            child = -1
+            if after is not None:
+                child = len(queue)
+                queue.append((prefix + label, other, after, raise_size or last_raise,
+                              raises + (kind == RAISE), acted + 1))
+            size = (target - bet) / (pot + to_call) if kind == RAISE else math.nan
+            actions.append(ChartAction(label, kind, num, den, target, size, child, end))
+
+        def raised_to(target):
+            return (target, totals[1]) if actor == 0 else (totals[0], target)
+
         if to_call > 0:
-            actions.append(("f", FOLD, 0, 0, 0, FOLD_END, None))
-        closes = acted > 0 or totals[other] >= stack
-        after_call = list(totals)
-        after_call[actor] = bet
-        if closes:
-            actions.append(("c", CALL, 0, 0, 0, SHOWDOWN, None))
-        else:
-            actions.append(("c", CALL, 0, 0, 0, 0,
-                            (prefix + "c", other, tuple(after_call), last_raise, raises,
-                             acted + 1)))
+            add("f", FOLD, 0, 0, 0, FOLD_END)
+        if acted > 0 or totals[other] >= stack:  # a call or check closes the round
+            add("c", CALL, 0, 0, 0, SHOWDOWN)
+        else:  # the small blind completes: the big blind has its option
+            add("c", CALL, 0, 0, 0, 0, raised_to(bet))
         if totals[other] < stack and bet < stack:  # the actor can raise
             low = bet + max(last_raise, big)
             seen = set()
-            if raises < cap:
-                for size in sizes:
-                    target = max(raise_target(bet, pot, to_call, size.numerator,
-                                              size.denominator), low)
-                    if target >= stack or target in seen:
-                        continue
+            for size in sizes if raises < cap else ():
+                target = max(raise_target(bet, pot, to_call, size.numerator, size.denominator),
+                             low)
+                if target < stack and target not in seen:
                     seen.add(target)
-                    raised = list(totals)
-                    raised[actor] = target
-                    label = size_label(size)
-                    actions.append((label, RAISE, size.numerator, size.denominator, target, 0,
-                                    (prefix + label, other, tuple(raised), target - bet,
-                                     raises + 1, acted + 1)))
-            raised = list(totals)
-            raised[actor] = stack
-            actions.append(("a", RAISE, 0, 0, stack, 0,
-                            (prefix + "a", other, tuple(raised), stack - bet, raises + 1,
-                             acted + 1)))
-        for entry in actions:
-            if entry[6] is not None:
-                pending.append(entry[6])
-    # Children are numbered in the order they were queued: breadth first.
-    child_of = {spec[0]: k for k, spec in enumerate(specs)}
-    for path, actor, totals, last_raise, raises, actions in specs:
-        bet = max(totals)
-        to_call = bet - totals[actor]
-        pot = totals[0] + totals[1]
-        built = []
-        for label, kind, num, den, target, end, child in actions:
-            size = (target - bet) / (pot + to_call) if kind == RAISE else math.nan
-            built.append(ChartAction(label, kind, num, den, target, size,
-                                     child_of[child[0]] if child is not None else -1, end))
-        nodes.append(ChartNode(path, actor, totals, last_raise, raises, tuple(built)))
+                    add(size_label(size), RAISE, size.numerator, size.denominator, target, 0,
+                        raised_to(target), target - bet)
+            add("a", RAISE, 0, 0, stack, 0, raised_to(stack), stack - bet)
+        nodes.append(ChartNode(path, actor, totals, last_raise, raises, tuple(actions)))
     return tuple(nodes)
 
 
@@ -411,27 +384,27 @@ def parse_chart(text: str, source: str = "<chart>") -> Chart:
                  provenance=str(document.get("provenance", "")), solve=document.get("solve"))
 
 
+def shipped_chart_names() -> list[str]:
+    return sorted(path.stem for path in SHIPPED_CHARTS.glob("*.yaml"))
+
+
 def find_chart_file(name: str | Path) -> Path:
-    """A chart by path, or by name in `configs/charts/`."""
+    """A chart by path, or by the name of a shipped one (`preflop`), as
+    `bot.params.find_profile_file` finds profiles."""
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") or path.exists():
+    if path.is_file():
         return path
-    return SHIPPED_CHARTS / f"{name}.yaml"
+    if path.parent == Path(".") and path.suffix in ("", ".yaml"):
+        shipped = SHIPPED_CHARTS / f"{path.stem}.yaml"
+        if shipped.is_file():
+            return shipped
+    raise ChartError(f"no chart file {str(name)!r} (shipped charts: "
+                     f"{', '.join(shipped_chart_names())})")
 
 
 def load_chart(name: str | Path) -> Chart:
     path = find_chart_file(name)
     return parse_chart(read_text(path, ChartError), str(path))
-
-
-def check_game(chart: Chart, game, source: str = "") -> None:
-    """`ChartError` unless the chart was solved for this game's stacks and blinds."""
-    stacks = tuple(game.stacks)
-    blinds = tuple(game.blinds)
-    if stacks != (chart.stack, chart.stack) or blinds != chart.blinds:
-        raise ChartError(f"{source or chart.name or 'chart'}: solved for stacks {chart.stack} and "
-                         f"blinds {list(chart.blinds)}, not stacks {list(stacks)} and blinds "
-                         f"{list(blinds)}")
 
 
 def draw_action(chart: Chart, node: int, class_: int, uniform: float) -> int:

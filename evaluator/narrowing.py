@@ -46,11 +46,9 @@ from gambler.jit import helper, njit
 def holding_preflop_v() -> np.ndarray:
     """float64[1326]: v of every holding before the flop (the class table), as `win_rate`
     computes it."""
-    from gambler.evaluator.preflop import class_indices, load_table
+    from gambler.evaluator.preflop import class_indices, class_preflop_v
 
-    counts = load_table()[class_indices(HOLDING_CARDS)]
-    total = counts.sum(axis=1)
-    return counts[:, 0] / total - counts[:, 2] / total
+    return class_preflop_v()[class_indices(HOLDING_CARDS)]
 
 
 def raised_rounds(betting, position: int) -> int:

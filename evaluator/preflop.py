@@ -73,6 +73,13 @@ def representative(index: int) -> tuple[int, int]:
     return b * 4 + 3, a * 4 + 2
 
 
+def class_preflop_v() -> np.ndarray:
+    """float64[169]: v = W - L of each class before the flop, from the table."""
+    counts = load_table()
+    total = counts.sum(axis=1)
+    return counts[:, 0] / total - counts[:, 2] / total
+
+
 @njit(parallel=True)
 def _class_counts(tables, holes, counts):
     for row in prange(holes.shape[0]):

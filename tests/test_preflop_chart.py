@@ -199,3 +199,10 @@ def test_mixed_probabilities_must_sum_to_one():
     broken = text[:entry] + "{c: 0.5}" + text[close + 1:]
     with pytest.raises(ChartError, match=r"mixed: .*: the probabilities sum to 0.5, not 1"):
         parse_chart(broken, "broken.yaml")
+
+
+def test_a_chart_is_found_by_path_or_shipped_name_and_a_missing_one_is_named():
+    assert find_chart_file("preflop") == find_chart_file("preflop.yaml")
+    assert load_chart(find_chart_file("preflop")).name == "preflop"
+    with pytest.raises(ChartError, match=r"no chart file 'nosuch' \(shipped charts: preflop\)"):
+        load_chart("nosuch")

@@ -87,13 +87,15 @@ def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: i
                        float(counts.sum()))
 
 
+def _normalised(table: np.ndarray) -> np.ndarray:
+    """Each class's column divided by its sum (uniform where the sum is 0)."""
+    total = table.sum(axis=0)
+    return np.where(total > 0.0, table / np.where(total > 0.0, total, 1.0), 1.0 / table.shape[0])
+
+
 def _matching(regrets: np.ndarray) -> np.ndarray:
     """Regret matching: each class's positive regrets normalised (uniform if none)."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum(axis=0)
-    uniform = np.full_like(regrets, 1.0 / regrets.shape[0])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0.0, positive / np.where(total > 0.0, total, 1.0), uniform)
+    return _normalised(np.maximum(regrets, 0.0))
 
 
 def _terminal(game: PreflopGame, node, action, player: int, reach: np.ndarray) -> np.ndarray:
@@ -114,12 +116,12 @@ def _traverse(game, regrets, sums, weight, player, index, reach, mode):
     2: the average strategy's own value."""
     node = game.nodes[index]
     actions = node.actions
-    if mode == 0:
+    if mode == 1 and node.actor == player:
+        strategy = None  # a best response reads no strategy of its own
+    elif mode == 0:
         strategy = _matching(regrets[index])
     else:
-        total = sums[index].sum(axis=0)
-        strategy = np.where(total > 0, sums[index] / np.where(total > 0, total, 1.0),
-                            1.0 / len(actions))
+        strategy = _normalised(sums[index])
     if node.actor == player:
         values = np.empty((len(actions), reach.shape[0]))
         for k, action in enumerate(actions):
@@ -231,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
-    game = preflop_game(sizes=sizes, cap=args.cap)
+    stack, blinds = 20000, (100, 50)  # configs/games/holdem.nolimit.2p.reverse_blinds.game
+    game = preflop_game(stack, blinds, sizes, args.cap)
     solution = new_solution(game)
     started = time.perf_counter()
     checkpoints = {args.iterations} | {2 ** k for k in range(4, 20) if 2 ** k < args.iterations}
@@ -249,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     value = values_per_hand(game, list(strategy), 2)
     print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand "
           f"(the average strategy's {average_gap:.2f})")
-    chart = Chart(20000, (100, 50), tuple(sorted(sizes)), args.cap, game.nodes, strategy,
+    chart = Chart(stack, blinds, tuple(sorted(sizes)), args.cap, game.nodes, strategy,
                   name=args.name,
                   description="Preflop chart: CFR+ on the abstract preflop game (check-down "
                               "values at the flop).",

@@ -16,15 +16,13 @@ import numpy as np
 
 from gambler.bot.chart import CALL, FOLD, RAISE, load_chart, translate_raise
 from gambler.bot.params import load_profile
-from gambler.evaluator.preflop import load_table
+from gambler.evaluator.preflop import class_preflop_v
 from gambler.training.engine import automaton_action, mixing_probability, profile_vector
 from gambler.training.preflop import exploitability, preflop_game, values_per_hand
 
 
 def profile_strategy(game, params, stack=20000, big=100):
-    counts = load_table()
-    total = counts.sum(axis=1)
-    class_v = counts[:, 0] / total - counts[:, 2] / total
+    class_v = class_preflop_v()
     strategy = []
     for node in game.nodes:
         table = np.zeros((len(node.actions), 169))
