@@ -29,11 +29,15 @@ def _protocol_action(action):
     return raise_to(action.target)
 
 
-def test_every_node_and_action_of_the_tree_is_what_the_protocol_allows():
+@pytest.mark.parametrize("tree", [TREE, build_tree(20000, (100, 50), (Fraction(1, 4), 1), 3)],
+                         ids=["shipped sizes", "quarter pots"])
+def test_every_node_and_action_of_the_tree_is_what_the_protocol_allows(tree):
     """Each node, reached by its path through `protocol.betting`, has the actor, totals and
-    legal raises the rules give; a call closes the round exactly where the protocol says."""
+    legal raises the rules give; a call closes the round exactly where the protocol says. (A
+    quarter-pot three-bet falls below the minimum raise, the last raise's increment: 450 after an
+    open to 300 is moved up to 500.)"""
     states = {0: BettingState.start(NL)}
-    for index, node in enumerate(TREE):
+    for index, node in enumerate(tree):
         state = states[index]
         assert state.round == 0 and state.to_act == node.actor
         assert tuple(state.spent) == node.totals
@@ -50,7 +54,7 @@ def test_every_node_and_action_of_the_tree_is_what_the_protocol_allows():
             else:
                 assert after.round == 0 and not after.finished
                 states[action.child] = after
-    assert len(states) == len(TREE)
+    assert len(states) == len(tree)
 
 
 def test_the_raise_sizes_are_lbrs_pot_fractions():
@@ -149,6 +153,9 @@ def test_a_short_solve_gets_less_exploitable_as_it_runs():
         cfr_plus(solution, 40)
         gaps.append(exploitability(game, solution.sums))
     assert gaps[0] > gaps[1] > gaps[2] > 0.0
+    # CFR+'s floor on the regrets: 38.9 mbb/hand after 120 iterations; plain CFR (no floor,
+    # the same averaging) is still at 69.4
+    assert gaps[2] * 10 < 50.0
 
 
 def test_drawing_a_mixed_action_follows_the_cumulative_probabilities():
