@@ -60,6 +60,7 @@ import numpy as np
 
 from gambler.errors import GamblerError, read_text
 from gambler.evaluator.preflop import class_name
+from gambler.jit import helper
 
 SHIPPED_CHARTS = Path(__file__).resolve().parent.parent / "configs" / "charts"
 CLASS_COUNT = 169
@@ -302,7 +303,7 @@ def parse_chart(text: str, source: str = "<chart>") -> Chart:
     """A chart from its YAML text; `ChartError` naming `source` and the field on any fault."""
     from gambler.bot.params import strict_yaml
 
-    document = strict_yaml(text, source, ChartError)
+    document = strict_yaml(text, source, ChartError, fast=True)
     if not isinstance(document, dict) or document.get("kind") != "chart":
         raise ChartError(f"{source}: not a chart file (kind: chart)")
     known = {"kind", "game", "sizes", "cap", "nodes", "mixed", *_METADATA}
@@ -402,9 +403,29 @@ def find_chart_file(name: str | Path) -> Path:
                      f"{', '.join(shipped_chart_names())})")
 
 
+_LOADED: dict[tuple[str, int, int], Chart] = {}
+
+
 def load_chart(name: str | Path) -> Chart:
+    """A chart by path or shipped name, parsed once a process (until its file changes)."""
     path = find_chart_file(name)
-    return parse_chart(read_text(path, ChartError), str(path))
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _LOADED:
+        _LOADED[key] = parse_chart(read_text(path, ChartError), str(path))
+    return _LOADED[key]
+
+
+def check_game(chart: Chart, stacks, blinds, first_player: int = 1) -> None:
+    """`ChartError` unless the game is the chart's: both stacks, the blinds by position and the
+    small blind (position 1) acting first before the flop."""
+    if tuple(stacks) != (chart.stack, chart.stack) or tuple(blinds) != chart.blinds \
+            or first_player != 1:
+        raise ChartError(f"{'chart ' + chart.name if chart.name else 'the chart'} was solved for "
+                         f"stacks of {chart.stack} and "
+                         f"blinds {list(chart.blinds)} (big blind at position 0, acting second), "
+                         f"not stacks {list(stacks)} and blinds {list(blinds)}"
+                         + ("" if first_player == 1 else f", position {first_player} first"))
 
 
 def draw_action(chart: Chart, node: int, class_: int, uniform: float) -> int:
@@ -421,3 +442,189 @@ def draw_action(chart: Chart, node: int, class_: int, uniform: float) -> int:
             if uniform < total:
                 return k
     return last
+
+
+# --- the chart as the fast engine reads it -------------------------------------------------------
+#
+# `encode_chart` packs a chart into one float64 vector, which the engine appends to a profile's
+# numbers (`training.engine.profile_vector`); the helpers below play it in numba with the rules
+# above (the same operations as `translate_raise`, `follow`, `real_action` and `draw_action`, which
+# the TCP bot uses; the tests replay the same rounds through both).
+#
+#   [0] node count   [1] stack   [2] blinds[0] (the big blind)   [3] blinds[1]
+#   [4] numbers per node record   [5] where the node records start   [6] where the class table
+#   starts: the 169 classes' preflop v in ascending order, then their class indices
+#   node record n at [5] + n x [4]: actor, action count, where its probabilities start
+#   (float64[actions, 169], row by row), then per action `_ACTION_FIELDS` numbers: kind, num,
+#   den, size, child
+
+MAX_CHART_ACTIONS = 13  # fold, call, ten sizes and all in
+_HEADER = 8
+_ACTION_FIELDS = 5
+_RECORD = 3 + _ACTION_FIELDS * MAX_CHART_ACTIONS
+
+
+def encode_chart(chart: Chart) -> np.ndarray:
+    """The chart as one float64 vector (layout above)."""
+    from gambler.evaluator.preflop import class_preflop_v
+
+    preflop_v = class_preflop_v()
+    order = np.argsort(preflop_v, kind="stable")
+    if np.unique(preflop_v).size != CLASS_COUNT:
+        raise ChartError("two classes share a preflop v: the engine could not tell them apart")
+    records = _HEADER
+    classes = records + _RECORD * len(chart.nodes)
+    probabilities = classes + 2 * CLASS_COUNT
+    size = probabilities + sum(table.size for table in chart.strategy)
+    packed = np.zeros(size, dtype=np.float64)
+    packed[:_HEADER] = (len(chart.nodes), chart.stack, chart.blinds[0], chart.blinds[1], _RECORD,
+                        records, classes, 0)
+    packed[classes:classes + CLASS_COUNT] = preflop_v[order]
+    packed[classes + CLASS_COUNT:probabilities] = order
+    at = probabilities
+    for n, (node, table) in enumerate(zip(chart.nodes, chart.strategy)):
+        record = records + _RECORD * n
+        packed[record:record + 3] = node.actor, len(node.actions), at
+        packed[at:at + table.size] = table.ravel()
+        at += table.size
+        for k, action in enumerate(node.actions):
+            start = record + 3 + _ACTION_FIELDS * k
+            packed[start:start + _ACTION_FIELDS] = (action.kind, action.num, action.den,
+                                                    action.size if action.kind == RAISE else 0.0,
+                                                    action.child)
+    return packed
+
+
+def check_game_numbers(packed: np.ndarray, stacks, blinds, first_player: int) -> None:
+    """`check_game` on a packed chart (its header)."""
+    stack, big, small = int(packed[1]), int(packed[2]), int(packed[3])
+    shell = Chart(stack, (big, small), (), 0, (), ())
+    check_game(shell, stacks, blinds, first_player)
+
+
+@helper
+def packed_class(packed, base, value):
+    """The class whose preflop v is `value` (the nearest one: the deal sets' exact v are the
+    table's), by bisection in the chart's class table."""
+    table = base + np.int64(packed[base + 6])
+    low, high = 0, CLASS_COUNT - 1
+    while low < high:
+        middle = (low + high) // 2
+        if packed[table + middle] < value:
+            low = middle + 1
+        else:
+            high = middle
+    if low > 0 and value - packed[table + low - 1] < packed[table + low] - value:
+        low -= 1
+    return np.int64(packed[table + CLASS_COUNT + low])
+
+
+@helper
+def _record(packed, base, node):
+    return base + np.int64(packed[base + 5]) + np.int64(packed[base + 4]) * node
+
+
+@helper
+def packed_translate(packed, base, record, bet, pot, to_call, amount):
+    """`translate_raise` on the packed node at `record`: the raise action a real raise to
+    `amount` maps to, or -1."""
+    count = np.int64(packed[record + 1])
+    last = -1
+    for k in range(count):
+        if packed[record + 3 + _ACTION_FIELDS * k] == RAISE:
+            last = k
+    if last < 0:
+        return -1
+    if amount >= packed[base + 1] and packed[record + 3 + _ACTION_FIELDS * last + 1] == 0:
+        return last
+    size = (amount - bet) / (pot + to_call)
+    best, distance = -1, np.inf
+    for k in range(count):
+        action = record + 3 + _ACTION_FIELDS * k
+        if packed[action] == RAISE:
+            gap = abs(np.log(max(size, 1e-9)) - np.log(packed[action + 3]))
+            if gap < distance:
+                best, distance = k, gap
+    return best
+
+
+@helper
+def packed_follow(packed, base, kinds, amounts, count):
+    """`follow` on the packed chart: the node reached by a round's first `count` actions (codes
+    in `kinds`, raise-to in `amounts`), or -1."""
+    total_0, total_1 = np.int64(packed[base + 2]), np.int64(packed[base + 3])
+    node = 0
+    actor = 1
+    for index in range(count):
+        record = _record(packed, base, node)
+        bet = max(total_0, total_1)
+        to_call = bet - (total_0 if actor == 0 else total_1)
+        pot = total_0 + total_1
+        kind = kinds[index]
+        k = -1
+        if kind == RAISE:
+            k = packed_translate(packed, base, record, bet, pot, to_call, amounts[index])
+            new_total = amounts[index]
+        else:
+            for j in range(np.int64(packed[record + 1])):
+                if packed[record + 3 + _ACTION_FIELDS * j] == CALL:
+                    k = j
+                    break
+            new_total = bet
+        if actor == 0:
+            total_0 = new_total
+        else:
+            total_1 = new_total
+        if kind == FOLD or k < 0:
+            return -1
+        node = np.int64(packed[record + 3 + _ACTION_FIELDS * k + 4])
+        if node < 0:
+            return -1
+        actor = 1 - actor
+    return node
+
+
+@helper
+def packed_draw(packed, base, node, class_, uniform):
+    """`draw_action` on the packed chart."""
+    record = _record(packed, base, node)
+    count = np.int64(packed[record + 1])
+    start = base + np.int64(packed[record + 2])
+    total = 0.0
+    last = 0
+    for k in range(count):
+        share = packed[start + CLASS_COUNT * k + class_]
+        if share > 0.0:
+            total += share
+            last = k
+            if uniform < total:
+                return k
+    return last
+
+
+@helper
+def packed_share(packed, base, node, action, class_):
+    """The probability that `class_` plays action index `action` at `node`."""
+    record = _record(packed, base, node)
+    return packed[base + np.int64(packed[record + 2]) + CLASS_COUNT * action + class_]
+
+
+@helper
+def packed_real_action(packed, base, node, action, bet, pot, to_call, raise_low, raise_high):
+    """`real_action` of action index `action` at `node`: (code, raise-to)."""
+    at = _record(packed, base, node) + 3 + _ACTION_FIELDS * action
+    kind = packed[at]
+    if kind == FOLD:
+        return (FOLD, 0) if to_call > 0 else (CALL, 0)
+    if kind == CALL or raise_low < 0:
+        return CALL, 0
+    num, den = np.int64(packed[at + 1]), np.int64(packed[at + 2])
+    if num == 0:
+        return RAISE, raise_high
+    target = bet + (num * (pot + to_call)) // den
+    return RAISE, min(max(target, raise_low), raise_high)
+
+
+@helper
+def packed_action_count(packed, base, node):
+    return np.int64(packed[_record(packed, base, node) + 1])

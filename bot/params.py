@@ -35,6 +35,14 @@ A file with `version: 3` may also give, per round:
                                  whatever U says, and an overbet meets a call from every hand
                                  above the line (d0 >= 2: never, as version 2)
 
+A file with `version: 4` may also name, at the top level:
+
+    chart: preflop               a preflop chart (`bot.chart`; a shipped chart's name, or a path,
+                                 relative to the profile's folder or the working directory): the
+                                 first round is played from the chart while the round's actions
+                                 stay in its tree, and by the preflop rules above once they leave
+                                 it. The chart's stack and blinds must be the game's.
+
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
 
@@ -68,7 +76,7 @@ _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
-VERSIONS = (1, 2, 3)
+VERSIONS = (1, 2, 3, 4)
 #: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
 #: price on (0/1), price margin, slow play, bluff, bluff size, narrow (1: off), the defence
 #: line's d0 and d1 (d0 = `NO_DEFENCE`: none).
@@ -161,6 +169,16 @@ class Profile:
     provenance: str = ""
     training: dict = field(default_factory=dict, compare=False, hash=False)
     version: int = 1
+    chart: str = ""        # version 4: the preflop chart, as the file names it ("": none)
+    chart_path: str = ""   # where that chart was found
+
+    @property
+    def preflop_chart(self):
+        """The `bot.chart.Chart` this profile plays preflop, or None (loaded once a process)."""
+        if not self.chart_path:
+            return None
+        from gambler.bot.chart import load_chart
+        return load_chart(self.chart_path)
 
     def as_vector(self) -> tuple[float, ...]:
         """The 44 numbers of version 1 in file order: per round x y z, a0..a3, b0..b3."""
@@ -265,6 +283,8 @@ class Profile:
                 document[key] = getattr(self, key)
         if self.training:
             document["training"] = self.training
+        if self.chart:
+            document["chart"] = self.chart
         for name, round_params in zip(ROUNDS, self.rounds):
             section = {"thresholds": list(round_params.thresholds),
                        "call": list(round_params.call),
@@ -300,6 +320,14 @@ def _construct_mapping(loader, node, deep=False):
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_FastStrictLoader = _StrictLoader
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastStrictLoader(yaml.CSafeLoader):  # noqa: F811
+        """YAML without silently repeated keys, parsed by libyaml (a syntax error's line can be
+        the next one, where libyaml notices it)."""
+
+    _FastStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                      _construct_mapping)
 
 
 def _numbers(value, count: int, field_name: str, source: str) -> tuple[float, ...]:
@@ -325,11 +353,12 @@ def _check_thresholds(thresholds, field_name: str, source: str) -> None:
                            "(x <= y <= z)")
 
 
-def strict_yaml(text: str, source: str, error: type[Exception]):
+def strict_yaml(text: str, source: str, error: type[Exception], fast: bool = False):
     """The YAML document in `text` (no key may repeat), or `error` naming `source` and the line:
-    "mine.yaml:3: not valid YAML: ..."."""
+    "mine.yaml:3: not valid YAML: ...". `fast`: parsed by libyaml when installed (large files:
+    a chart's 600 KB in a third of the time)."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        return yaml.load(text, Loader=_FastStrictLoader if fast else _StrictLoader)
     except yaml.YAMLError as problem_error:
         mark = getattr(problem_error, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
@@ -337,8 +366,9 @@ def strict_yaml(text: str, source: str, error: type[Exception]):
         raise error(f"{source}{where}: not valid YAML: {problem}") from None
 
 
-def parse_profile(text: str, source: str = "<profile>") -> Profile:
-    """A profile from YAML text; `source` names it in error messages."""
+def parse_profile(text: str, source: str = "<profile>", folder: Path | None = None) -> Profile:
+    """A profile from YAML text; `source` names it in error messages; a chart's relative path is
+    looked for in `folder` (the profile's) first."""
     document = strict_yaml(text, source, ProfileError)
     if not isinstance(document, dict):
         raise ProfileError(f"{source}: expected a mapping with keys {', '.join(ROUNDS)}")
@@ -346,11 +376,12 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
     if isinstance(version, bool) or version not in VERSIONS:
         raise ProfileError(f"{source}: version: {version!r} is not a profile version "
                            f"({', '.join(map(str, VERSIONS))})")
-    optional = _METADATA_TEXT + _METADATA_MAP + ("version",)
+    optional = _METADATA_TEXT + _METADATA_MAP + ("version",) + (("chart",) if version >= 4 else ())
     unknown = [key for key in document if key not in ROUNDS and key not in optional]
     if unknown:
+        hint = " (chart needs version: 4)" if unknown[0] == "chart" else ""
         raise ProfileError(f"{source}: unknown key {unknown[0]!r} (expected {', '.join(ROUNDS)} "
-                           f"and optional {', '.join(optional)})")
+                           f"and optional {', '.join(optional)}){hint}")
     round_keys = _ROUND_KEYS + (_V2_ROUND_KEYS if version >= 2 else ()) \
         + (_V3_ROUND_KEYS if version >= 3 else ())
     rounds = []
@@ -394,7 +425,24 @@ def parse_profile(text: str, source: str = "<profile>") -> Profile:
         if not isinstance(document["training"], dict):
             raise ProfileError(f"{source}: training: expected a mapping")
         metadata["training"] = document["training"]
+    if "chart" in document:
+        metadata["chart"], metadata["chart_path"] = _chart(document["chart"], source, folder)
     return Profile(tuple(rounds), version=version, **metadata)
+
+
+def _chart(value, source: str, folder: Path | None) -> tuple[str, str]:
+    """(the chart as named, the path it was found at), once the chart has loaded."""
+    from gambler.bot.chart import ChartError, find_chart_file, load_chart
+
+    if not isinstance(value, str) or not value:
+        raise ProfileError(f"{source}: chart: expected a chart's name or path")
+    near = folder / value if folder is not None else None
+    try:
+        path = near if near is not None and near.is_file() else find_chart_file(value)
+        load_chart(path)
+    except ChartError as error:
+        raise ProfileError(f"{source}: chart: {error}") from None
+    return value, str(path)
 
 
 def _levels(value, name: str, source: str) -> str:
@@ -480,7 +528,7 @@ def load_profile(name: str | Path = "default") -> Profile:
     """Read a profile from a path or a shipped name."""
     path = find_profile_file(name)
     text = read_text(path, ProfileError)
-    return parse_profile(text, source=str(name))
+    return parse_profile(text, source=str(name), folder=path.parent)
 
 
 def save_profile(profile: Profile, path: str | Path) -> None:

@@ -24,17 +24,21 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
+from gambler.bot.chart import (CALL, FOLD, RAISE, check_game, draw_action, follow,
+                               real_action)
 from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action,
                                     load_exploiter, shipped_exploiter_names)
 from gambler.bot.params import (Profile, ProfileError, file_kind, load_profile,
                                  shipped_profile_names)
 from gambler.evaluator import win_rate
+from gambler.evaluator.preflop import class_index, class_name
 from gambler import MAX_SEED
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, raise_to
 from gambler.protocol.matchstate import MatchState
 
 BASELINES = ("call", "raise", "allin", "random")
 EXAMPLE_PLAYER_MIX = (0.06, 0.47, 0.47)  # fold, call, raise
+CHART_KINDS = {"f": FOLD, "c": CALL, "r": RAISE}  # an action's letter as `bot.chart` counts it
 
 
 class CallStrategy:
@@ -134,6 +138,7 @@ class ProfileStrategy(RoundWinRate):
         self._preflop_v = None  # holding_preflop_v(), loaded at the first range-aware plan
         self.plans_made = 0
         self.range_plans_made = 0  # plans whose v was range-aware
+        self._chart_checked = False  # the chart's game checked against the match's
 
     def plan_for(self, state: MatchState) -> RoundPlan:
         """The round's plan, made at the first decision of the round and then kept."""
@@ -178,11 +183,49 @@ class ProfileStrategy(RoundWinRate):
                                     narrowing_mask, np.array(keep, dtype=np.float64))
         return None if v != v else float(v)  # NaN: the range is empty
 
+    def chart_decision(self, state: MatchState) -> tuple[Action, dict[str, object]] | None:
+        """The preflop chart's action and why (the node, the class and the action's probability
+        there), or None: no chart, not the first round, or the round has left the chart's tree
+        (`bot.chart`: the automaton decides). Mixed classes draw from `chart_uniform` (the seed,
+        the hand, the actions so far in the round, the position)."""
+        chart = self.profile.preflop_chart
+        betting = state.betting
+        if chart is None or betting.round != 0:
+            return None
+        if not self._chart_checked:
+            game = betting.game
+            check_game(chart, game.stacks, game.blinds, game.first_player[0])
+            self._chart_checked = True
+        played = [(CHART_KINDS[action.kind], action.raise_to) for action in betting.actions[0]]
+        node = follow(chart, played)
+        if node < 0:
+            return None
+        class_ = class_index(*state.our_hole)
+        column = chart.strategy[node][:, class_]
+        uniform = 0.0
+        if column.max() < 1.0:
+            from gambler.evaluator.rng import chart_uniform
+            uniform = chart_uniform(self.seed, state.hand, len(played), state.position)
+        k = draw_action(chart, node, class_, uniform)
+        player = betting.current_player
+        legal = betting.legal_actions()
+        low, high = (legal.min_raise_to, legal.max_raise_to) if legal.can_raise else (-1, -1)
+        bet = betting.max_spent
+        kind, amount = real_action(chart.nodes[node].actions[k], bet, sum(betting.spent),
+                                   bet - betting.spent[player], low, high)
+        action = FOLD_ACTION if kind == FOLD else CALL_ACTION if kind == CALL else raise_to(amount)
+        return action, {"chart": chart.nodes[node].path, "class": class_name(class_),
+                        "p": float(column[k]), **betting_fields(state), "action": str(action)}
+
     def act(self, state: MatchState) -> Action:
-        return choose_action(self.plan_for(state), state.betting)
+        return self.act_and_explain(state)[0]
 
     def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
-        """The action and why (`bot.automaton.decision_fields`)."""
+        """The action and why: the chart's (`chart_decision`) if it has one, else the
+        automaton's (`bot.automaton.decision_fields`)."""
+        charted = self.chart_decision(state)
+        if charted is not None:
+            return charted
         plan = self.plan_for(state)
         action = choose_action(plan, state.betting)
         return action, decision_fields(plan, state.betting, action)

@@ -55,3 +55,17 @@ def portfolio_uniform(seed, hand):
     the same for the TCP bot and the fast engine."""
     state = stream_seed(uint64(seed) ^ _PORTFOLIO_STREAM, hand) + GOLDEN_GAMMA
     return (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+#: Salt of the preflop chart's stream (`bot.chart`), apart from mixed play's and the portfolio's.
+_CHART_STREAM = np.uint64(0x6368617274706C79)  # "chartply"
+
+
+@njit
+def chart_uniform(seed, hand, decision, position):
+    """A uniform draw in [0, 1) for one preflop chart decision: `decision` is the number of
+    actions in the round before it (each of a player's decisions has its own). The same for the
+    TCP bot and the fast engine."""
+    state = stream_seed(uint64(seed) ^ _CHART_STREAM,
+                        hand * 128 + decision * 2 + position) + GOLDEN_GAMMA
+    return (mix64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)

@@ -40,7 +40,9 @@ from numba import prange, uint64
 from gambler.bot.params import NO_DEFENCE
 from gambler.errors import GamblerError
 from gambler.evaluator.narrowing import narrowing_rounds, range_aware_v
-from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, mixing_uniform, stream_seed
+from gambler.bot.chart import (encode_chart, packed_class, packed_draw,
+                               packed_follow, packed_real_action)
+from gambler.evaluator.rng import GOLDEN_GAMMA, chart_uniform, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
 
 
@@ -86,13 +88,14 @@ def _uniform_int(state, low, high):
 ROUND, SPENT, MAX_SPENT, MIN_RAISE_TO, FOLDED, ACTIONS, RAISES, LAST_ACTOR, ENDED, ALLIN_ROUND, \
     START_LEVEL, START_POT, KINDS, ACTORS = (0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                              13 + MAX_ACTIONS)
-RAISED, PLAN_ROUND = 13 + 2 * MAX_ACTIONS, 15 + 2 * MAX_ACTIONS
-HAND_STATE_SIZE = 17 + 2 * MAX_ACTIONS
+RAISED, PLAN_ROUND, AMOUNTS = 13 + 2 * MAX_ACTIONS, 15 + 2 * MAX_ACTIONS, 17 + 2 * MAX_ACTIONS
+HAND_STATE_SIZE = 17 + 3 * MAX_ACTIONS
 # SPENT and SPENT + 1: each position's total in the hand; ACTIONS, RAISES: this round's counts;
 # ENDED: 1 once the hand is over; ALLIN_ROUND: the round in which the betting ended with fewer
 # than two players able to act and the board still to come (-1 otherwise); START_LEVEL and
 # START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
-# round's action codes and who made them; RAISED + p: the bitmask of rounds in which position p
+# round's action codes and who made them (AMOUNTS: the raise-to of each, 0 for the others; a
+# preflop chart follows the round with them); RAISED + p: the bitmask of rounds in which position p
 # raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
 
 # A strategy's parameter vector: a profile's has `STRIDE` numbers per round, round r's at
@@ -113,6 +116,8 @@ BLUFF_SIZE = 16    # the bluff's size, in pots from the round's start
 NARROW = 17        # fraction of the opponent's holdings kept when it raised this round (1: off)
 DEFEND_0 = 18      # the defence line (version 3): a fold becomes a call when v >= d0 + d1 price;
 DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
+CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts in
+#                        its vector (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -199,6 +204,7 @@ def apply_action(rules, hand, player, code, amount):
     count = hand[ACTIONS]
     hand[KINDS + count] = code
     hand[ACTORS + count] = player
+    hand[AMOUNTS + count] = amount if code == RAISE_CODE else 0
     hand[ACTIONS] = count + 1
     hand[LAST_ACTOR] = player
     if code == FOLD_CODE:
@@ -416,6 +422,31 @@ def is_mixed(kind, params, round_, value, mix_seed, hand_number, player):
 
 
 @helper
+def chart_action(params, value, rules, hand, player, mix_seed, hand_number):
+    """(code, raise-to) of a profile's preflop chart (`bot.chart`: the round so far followed down
+    the chart's tree, the class of the preflop v `value`, a draw from `chart_uniform`), or
+    (-1, 0) when the round has left the tree (the profile's preflop rules decide)."""
+    base = np.int64(params[CHART_AT])
+    count = hand[ACTIONS]
+    node = packed_follow(params, base, hand[KINDS:KINDS + count], hand[AMOUNTS:AMOUNTS + count],
+                         count)
+    if node < 0:
+        return -1, 0
+    uniform = chart_uniform(mix_seed, hand_number, count, player)
+    k = packed_draw(params, base, node, packed_class(params, base, value), uniform)
+    raise_low, raise_high = raise_range(rules, hand, player)
+    bet = hand[MAX_SPENT]
+    return packed_real_action(params, base, node, k, bet, hand[SPENT] + hand[SPENT + 1],
+                              bet - hand[SPENT + player], raise_low, raise_high)
+
+
+@helper
+def has_chart(kind, params, round_):
+    """Whether a profile plays this round from a preflop chart (the first round only)."""
+    return round_ == 0 and kind == PROFILE and params[CHART_AT] > 0.0
+
+
+@helper
 def narrow_fractions(params):
     """float64[4]: a profile's `narrow` per round (the `keep` of `evaluator.narrowing`)."""
     keep = np.empty(4, dtype=np.float64)
@@ -483,8 +514,15 @@ def _play(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand
             code, amount, rng_state = random_action(rules, hand, player, rng_state)
         else:
             value = v[player, round_]
-            mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
-            code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
+            code, amount = -1, 0
+            if has_chart(kind, params[player], round_):
+                code, amount = chart_action(params[player], value, rules, hand, player, mix_seed,
+                                            hand_number)
+            if code < 0:
+                mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number,
+                                 player)
+                code, amount = fixed_action(kind, params[player], value, rules, hand, player,
+                                            mixed)
         if traced < trace.shape[0]:  # (not `record_and_apply`: that costs the loop 30%)
             trace[traced, 0] = round_
             trace[traced, 1] = code
@@ -511,6 +549,10 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
             code, amount, rng_state = random_action(rules, hand, player, rng_state)
         else:
             value = v[player, round_]
+            code, amount = -1, 0
+            if has_chart(kind, params[player], round_):
+                code, amount = chart_action(params[player], value, rules, hand, player, mix_seed,
+                                            hand_number)
             if ranged[player]:
                 if hand[PLAN_ROUND + player] != round_:  # the round's first decision: plan
                     hand[PLAN_ROUND + player] = round_
@@ -519,8 +561,11 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
                                                   board, round_, tables, preflop_v,
                                                   caches[player])
                 value = plan_v[player]
-            mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number, player)
-            code, amount = fixed_action(kind, params[player], value, rules, hand, player, mixed)
+            if code < 0:
+                mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number,
+                                 player)
+                code, amount = fixed_action(kind, params[player], value, rules, hand, player,
+                                            mixed)
         if traced < trace.shape[0]:  # (not `record_and_apply`: that costs the loop 30%)
             trace[traced, 0] = round_
             trace[traced, 1] = code
@@ -583,6 +628,9 @@ def play_hand(rules, kinds, params, v, outcome, rng_state, trace, mix_seed=0, ha
     (round, action code, raise-to) per action. Mixed play draws from (mix_seed, hand_number).
     A range-aware profile also needs the deal's cards: holes uint8[2, 2], board uint8[5].
     """
+    params = stack_vectors(params)
+    for kind, numbers in zip(kinds, params):
+        check_chart(kind, numbers, rules)
     holes_, boards_, tables, preflop_v = _range_context(
         zip(kinds, params), None if holes is None else np.asarray(holes)[None],
         None if board is None else np.asarray(board)[None], preflop_v)
@@ -607,18 +655,25 @@ def _hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix_seed, h
 
 
 @helper
-def _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted, start, stop,
-                tables, preflop_v, caches):
-    """Deals start .. stop - 1 of `deals` (`DealArrays`), each played twice: A's chips at
-    position 0, then at position 1, raw in `results` and all-in adjusted in `adjusted`.
-    kinds[s], params[s]: strategy s (A, then B); `caches[s]` its cache of range-aware v
-    (`range_cache`, or empty: none)."""
-    kind_a, kind_b = kinds[0], kinds[1]
-    seats = np.empty((2, 2), dtype=np.int64)       # kinds by position: A first, then B first
-    seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kind_a, kind_b, kind_b, kind_a
+def _seated(params):
+    """float64[2, 2, k]: the two strategies' numbers by position, A first (order 0), then B
+    first (order 1). Made once per call of a kernel: a chart makes a vector long."""
     numbers = np.empty((2, 2, params.shape[1]), dtype=np.float64)
     numbers[0, 0], numbers[0, 1], numbers[1, 0], numbers[1, 1] = (params[0], params[1],
                                                                   params[1], params[0])
+    return numbers
+
+
+@helper
+def _play_pairs(rules, kinds, params, numbers, deals, seed, first_deal, results, adjusted, start,
+                stop, tables, preflop_v, caches):
+    """Deals start .. stop - 1 of `deals` (`DealArrays`), each played twice: A's chips at
+    position 0, then at position 1, raw in `results` and all-in adjusted in `adjusted`.
+    kinds[s], params[s]: strategy s (A, then B), `numbers` as `_seated` gives them; `caches[s]`
+    its cache of range-aware v (`range_cache`, or empty: none)."""
+    kind_a, kind_b = kinds[0], kinds[1]
+    seats = np.empty((2, 2), dtype=np.int64)       # kinds by position: A first, then B first
+    seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kind_a, kind_b, kind_b, kind_a
     ranged = np.zeros((2, 2), dtype=np.bool_)
     ranged[0, 0] = ranged[1, 1] = is_range_aware(kind_a, params[0])
     ranged[0, 1] = ranged[1, 0] = is_range_aware(kind_b, params[1])
@@ -652,8 +707,8 @@ def _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted
 @njit
 def _deals_kernel(rules, kinds, params, deals, seed, first_deal, results, adjusted, tables,
                   preflop_v, caches):
-    _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted, 0,
-                deals.v.shape[0], tables, preflop_v, caches)
+    _play_pairs(rules, kinds, params, _seated(params), deals, seed, first_deal, results, adjusted,
+                0, deals.v.shape[0], tables, preflop_v, caches)
 
 
 @njit(parallel=True)
@@ -661,8 +716,9 @@ def _deals_kernel_parallel(rules, kinds, params, deals, seed, first_deal, result
                            tables, preflop_v, caches):
     count = deals.v.shape[0]
     blocks = (count + 1023) // 1024
+    numbers = _seated(params)
     for block in prange(blocks):
-        _play_pairs(rules, kinds, params, deals, seed, first_deal, results, adjusted,
+        _play_pairs(rules, kinds, params, numbers, deals, seed, first_deal, results, adjusted,
                     1024 * block, min(count, 1024 * (block + 1)), tables, preflop_v, caches)
 
 
@@ -673,8 +729,9 @@ def _population_kernel(rules, kinds, population, opponent, deals, seed, first_de
         params = np.empty((2, population.shape[1]), dtype=np.float64)
         params[0] = population[member]
         params[1] = opponent
-        _play_pairs(rules, kinds, params, deals, seed, first_deal, results[member],
-                    adjusted[member], 0, deals.v.shape[0], tables, preflop_v, caches)
+        _play_pairs(rules, kinds, params, _seated(params), deals, seed, first_deal,
+                    results[member], adjusted[member], 0, deals.v.shape[0], tables, preflop_v,
+                    caches)
 
 
 def play_population(rules, kind, population, kind_b, params_b, v, outcomes, allin_equity, seed,
@@ -688,6 +745,7 @@ def play_population(rules, kind, population, kind_b, params_b, v, outcomes, alli
                                   allin_equity, seed, first_deal, results[0], adjusted[0], holes,
                                   boards, None, None, cache_b)
     rules, kinds, params, deals, seed, first_deal, _, _, tables, preflop_v, caches = arguments
+    population = _padded(population, params.shape[1])
     _population_kernel(rules, kinds, population, params[1], deals, seed, first_deal, results,
                        adjusted, tables, preflop_v, caches)
 
@@ -731,11 +789,46 @@ def _kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes, al
     empty = np.empty((0, *RANGE_CACHE_SHAPE))
     caches = (empty if cache_a is None else cache_a), (empty if cache_b is None else cache_b)
     kinds = np.array((kind_a, kind_b), dtype=np.int64)
-    params = np.stack((np.asarray(params_a, dtype=np.float64),
-                       np.asarray(params_b, dtype=np.float64)))
+    params_a, params_b = (np.asarray(params_a, dtype=np.float64),
+                          np.asarray(params_b, dtype=np.float64))
+    for kind, numbers in ((kind_a, params_a), (kind_b, params_b)):
+        check_chart(kind, numbers, rules)
+    params = stack_vectors((params_a, params_b))
     deals = DealArrays(v, outcomes, allin_equity, holes, boards)
     return (rules, kinds, params, deals, seed, first_deal, results, adjusted, tables, preflop_v,
             caches)
+
+
+def _padded(numbers: np.ndarray, length: int) -> np.ndarray:
+    """`numbers` (a vector, or rows of them) with zeros after, to `length` numbers a row (a chart
+    makes a profile's vector longer than the others)."""
+    extra = length - numbers.shape[-1]
+    if extra <= 0:
+        return numbers
+    return np.concatenate((numbers, np.zeros((*numbers.shape[:-1], extra))), axis=-1)
+
+
+def stack_vectors(vectors) -> np.ndarray:
+    """float64[len(vectors), k]: strategies' vectors as rows, the shorter ones padded with zeros
+    (a profile with a chart has a longer one)."""
+    vectors = [np.asarray(vector, dtype=np.float64) for vector in vectors]
+    length = max(vector.shape[-1] for vector in vectors)
+    return np.stack([_padded(vector, length) for vector in vectors])
+
+
+def check_chart(kind: int, numbers: np.ndarray, rules: np.ndarray) -> None:
+    """`EngineError` if a profile's preflop chart is not for the game of `rules` (its stacks,
+    blinds and first player preflop)."""
+    if kind != PROFILE or numbers.shape[-1] <= CHART_AT or numbers[CHART_AT] == 0.0:
+        return
+    from gambler.bot.chart import ChartError, check_game_numbers
+
+    base = int(numbers[CHART_AT])
+    try:
+        check_game_numbers(numbers[base:], (int(rules[3]), int(rules[4])),
+                           (int(rules[5]), int(rules[6])), int(rules[7]))
+    except ChartError as error:
+        raise EngineError(str(error)) from None
 
 
 def encode_rules(game) -> np.ndarray:
@@ -761,7 +854,8 @@ STRATEGY_NUMBERS = 8 * STRIDE  # the length of every strategy's vector (an explo
 
 def profile_vector(profile) -> np.ndarray:
     """A `bot.params.Profile` as the engine reads it: float64[STRATEGY_NUMBERS], round r's numbers
-    at STRIDE * r + the offsets named beside `STRIDE`."""
+    at STRIDE * r + the offsets named beside `STRIDE`; a profile with a preflop chart has the
+    chart packed after them (`bot.chart.encode_chart`, from `params[CHART_AT]`)."""
     vector = np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
     for round_, numbers in enumerate(profile.rounds):
         base = STRIDE * round_
@@ -779,6 +873,10 @@ def profile_vector(profile) -> np.ndarray:
         vector[base + NARROW] = numbers.narrow
         defend = numbers.defend if numbers.defend is not None else (NO_DEFENCE, 0.0)
         vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
+    chart = profile.preflop_chart
+    if chart is not None:
+        vector[CHART_AT] = STRATEGY_NUMBERS
+        vector = np.concatenate((vector, encode_chart(chart)))
     return vector
 
 
