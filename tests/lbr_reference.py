@@ -6,7 +6,9 @@ Nothing here is shared with the fast implementation but the inputs: the rules ar
 build its range, LBR's equities come from `evaluator.rank_hands` over every completion of the
 board (or the matchup table before the flop), and the one-step values are plain arithmetic.
 The bot's v of each holding comes from the holdings tables, which `tests/test_matchups.py` checks
-bit for bit against `evaluator.win_rate`.
+bit for bit against `evaluator.win_rate`. A profile's preflop chart is read with `bot.chart`'s
+Python functions (`follow`, `real_action`, `draw_action`, the chart's `strategy` tables) and the
+classes of `evaluator.preflop.class_index`, never the packed arrays the engine plays.
 """
 
 from __future__ import annotations
@@ -17,16 +19,19 @@ from fractions import Fraction
 
 import numpy as np
 
+from gambler.bot import chart as charts
 from gambler.bot.automaton import choose_action, plan_for_state
 from gambler.bot.exploiters import Exploiter, exploiter_action
 from gambler.bot.params import Profile
 from gambler.evaluator import rank_hands
 from gambler.evaluator.holdings import holding_index
 from gambler.evaluator.matchups import matchup
-from gambler.evaluator.rng import mixing_uniform
+from gambler.evaluator.preflop import class_index
+from gambler.evaluator.rng import chart_uniform, mixing_uniform
 from gambler.protocol.betting import CALL_ACTION, FOLD, FOLD_ACTION, RAISE, BettingState, raise_to
 
 LETTERS = "FCMQHTPODXA"
+CHART_KIND = {FOLD: charts.FOLD, CALL_ACTION.kind: charts.CALL, RAISE: charts.RAISE}
 # LBR's raise sizes by letter, smallest first: a share of the pot after LBR's call, or the
 # lowest ("min") or highest ("max") legal raise-to.
 RAISE_LETTERS = {"M": "min", "Q": Fraction(1, 4), "H": Fraction(1, 2), "T": Fraction(3, 4),
@@ -60,7 +65,9 @@ class ReferenceBot:
     """The bot's action for any holding: a profile's automaton, an exploiter's rules or a fixed
     baseline. A range-aware profile's v comes from `evaluator.narrowing.range_aware_v` (the one
     hand kernel, which `tests/test_narrowing.py` checks against treys), with the narrowing read
-    from the betting before the bot's first action of the round; it needs the deal's `board`."""
+    from the betting before the bot's first action of the round; it needs the deal's `board`.
+    A profile with a preflop chart plays the first round from it while the round's actions stay
+    in the chart's tree (`chart_node`)."""
 
     def __init__(self, strategy, preflop_v: np.ndarray, holding_v: np.ndarray, board=None):
         self.strategy = strategy
@@ -68,6 +75,49 @@ class ReferenceBot:
         self.holding_v = holding_v   # [3, 1326]: flop, turn, river
         self.board = board
         self._ranged: dict = {}
+        self.chart = strategy.preflop_chart if isinstance(strategy, Profile) else None
+
+    def chart_node(self, state: BettingState) -> int:
+        """The chart's node for the player to act in `state`, or -1: no chart, not the first
+        round, or the round's actions have left the chart's tree (the automaton decides)."""
+        if self.chart is None or state.round != 0:
+            return -1
+        return charts.follow(self.chart, [(CHART_KIND[action.kind], action.raise_to)
+                                          for action in state.actions[0]])
+
+    def chart_real_actions(self, state: BettingState, node: int) -> list:
+        """Each chart action of `node` as the real action it becomes in `state`: (kind,
+        raise-to), kinds as `bot.chart` counts them, raise-to 0 unless a raise."""
+        legal = state.legal_actions()
+        low, high = (legal.min_raise_to, legal.max_raise_to) if legal.can_raise else (-1, -1)
+        bet = state.max_spent
+        to_call = bet - state.spent[state.current_player]
+        return [charts.real_action(action, bet, sum(state.spent), to_call, low, high)
+                for action in self.chart.nodes[node].actions]
+
+    def chart_shares(self, state: BettingState, node: int, action) -> np.ndarray:
+        """float64[169]: each class's probability of taking the real `action` at `node` (every
+        chart action that becomes it in `state` counts)."""
+        seen = (CHART_KIND[action.kind], action.raise_to if action.kind == RAISE else 0)
+        shares = np.zeros(charts.CLASS_COUNT)
+        for k, real in enumerate(self.chart_real_actions(state, node)):
+            if (real[0], real[1] if real[0] == charts.RAISE else 0) == seen:
+                shares = shares + self.chart.strategy[node][k]
+        return shares
+
+    def chart_action(self, holding, state: BettingState, node: int, seed: int,
+                     hand_number: int):
+        """The bot's action from the chart with `holding`: its class's action at `node`, a mixed
+        class drawing from `chart_uniform` (seed, hand, actions so far in the round, position)."""
+        class_ = class_index(*holding)
+        uniform = 0.0
+        if self.chart.strategy[node][:, class_].max() < 1.0:
+            uniform = chart_uniform(seed, hand_number, len(state.actions[0]),
+                                    state.current_player)
+        k = charts.draw_action(self.chart, node, class_, uniform)
+        kind, amount = self.chart_real_actions(state, node)[k]
+        return FOLD_ACTION if kind == charts.FOLD else CALL_ACTION if kind == charts.CALL \
+            else raise_to(amount)
 
     def v(self, holding, round_: int) -> float:
         index = holding_index(*holding)
@@ -171,6 +221,12 @@ class Range:
             entry[0] = self.mass(holding)
 
     def narrow(self, state: BettingState, action) -> None:
+        node = self.bot.chart_node(state)
+        if node >= 0:  # the chart: each holding weighed by its class's share of the action
+            shares = self.bot.chart_shares(state, node, action)
+            for holding, entry in self.entries.items():
+                entry[0] *= shares[class_index(*holding)]
+            return
         if first_action_of_round(state):  # the bot plans now: its chance of the mixed plan
             for holding, entry in self.entries.items():
                 chance = self.bot.chance(holding, state.round, state)
@@ -183,6 +239,10 @@ class Range:
         return [holding for holding in self.entries if self.mass(holding) > 0]
 
     def fold_mass(self, holding, after: BettingState) -> float:
+        node = self.bot.chart_node(after)
+        if node >= 0:  # the chart answers: the class's share of folding
+            return self.mass(holding) * self.bot.chart_shares(after, node, FOLD_ACTION)[
+                class_index(*holding)]
         weight, chance, plain, mixed = self.entries[holding]
         if first_action_of_round(after):  # the bot answers with the round's plan, made now
             chance = self.bot.chance(holding, after.round, after)
@@ -260,10 +320,14 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
             dealt = round_
         assert range_.mass(bot_hole) > 0  # the range always holds the bot's cards
         if state.current_player != lbr:
-            draw = 1.0
-            if bot.chance(bot_hole, round_, state) > 0:
-                draw = mixing_uniform(seed, hand_number, round_, 1 - lbr)
-            action = bot.action(bot_hole, state, draw=draw)
+            node = bot.chart_node(state)
+            if node >= 0:
+                action = bot.chart_action(bot_hole, state, node, seed, hand_number)
+            else:
+                draw = 1.0
+                if bot.chance(bot_hole, round_, state) > 0:
+                    draw = mixing_uniform(seed, hand_number, round_, 1 - lbr)
+                action = bot.action(bot_hole, state, draw=draw)
             if not isinstance(bot.strategy, str):
                 range_.narrow(state, action)
         elif action_sets[round_] == "C":

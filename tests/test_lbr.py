@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +25,8 @@ from gambler.training.lbr import (ACTION_LETTERS, RAISE_SIZES, ActionSetError, d
                                   raise_size_target, run_lbr)
 
 GAME = load_game(NOLIMIT)
+# The default with `chart: preflop` (version 4).
+CHART_PROFILE = str(Path(__file__).resolve().parent / "data" / "profiles" / "v4-chart.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -87,6 +90,10 @@ def _others(hole, board):
     ("seed", "FCMQT,FCMQHTPODXA,FCQO,FCDXA", 8),
     ("tests/data/profiles/v2-narrow.yaml", "FCMO,FCQT,FCHD,FCXA", 8),
     ("tests/data/profiles/v3-defend.yaml", "FCMQ,FCMQHPA,FCQHDX,FCMPXA", 12),
+    # A preflop chart (version 4): the chart's draws weigh the range by class while the round
+    # stays in its tree, its answer to LBR's preflop raises folds by class, the automaton after.
+    (CHART_PROFILE, "FCPA,FCPA,FCPA,FCPA", 30), (CHART_PROFILE, "FCMA,C,C,C", 30),
+    (CHART_PROFILE, "FCMQHTPODXA,C,FCPA,C", 16),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
@@ -101,7 +108,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
         deal_arrays(deal_set)
     preflop_v = lookups.preflop_v
     sets = parse_action_sets(actions)
-    decisions = narrowed = range_aware_plans = 0
+    decisions = narrowed = range_aware_plans = weighed = 0
     for i in range(deals):
         bot = ReferenceBot(spec, preflop_v, holding_v[i],
                            tuple(int(card) for card in deal_set.boards[i]))
@@ -124,12 +131,15 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             assert [tuple(row) for row in ranges[:len(sizes)].tolist()] == sizes, (i, lbr)
             decisions += len(sizes)
             narrowed += sum(size < 1000 for size, _, _ in sizes)
+            weighed += sum(weight != 10**6 * size for size, _, weight in sizes)
         range_aware_plans += len(bot._ranged)
     assert decisions > deals // 2  # LBR had real choices to make
     if isinstance(spec, Profile):
         assert narrowed > decisions // 4  # and the bot's actions had narrowed its range
         # A range-aware bot planned with v against LBR's narrowed range (holdings x situations).
         assert (range_aware_plans > 1000) == spec.range_aware
+        if spec.preflop_chart is not None:  # the chart's shares weighed holdings below 1
+            assert weighed > decisions // 4
 
 
 def test_breakdown_accounts_for_every_hand_and_chip():

@@ -12,7 +12,11 @@ decisions it looks one step ahead, assuming both players check the hand down aft
    mixed play has two plans a round for each holding (the mixed one with its known probability:
    LBR knows the strategy, not the dice), so each holding carries a weight: the probability that
    its plans produced the actions seen. The `random` baseline's actions do not depend on its
-   cards: its range is every holding (card removal only).
+   cards: its range is every holding (card removal only). A profile with a preflop chart
+   (`bot.chart`) plays the first round from it while the round stays in the chart's tree: each
+   holding's weight is multiplied by its class's probability of the action seen (the chart
+   actions that become it in the real state), and its answer to a raise folds each holding with
+   its class's fold probability.
 2. wp: LBR's equity (wins + ties / 2) against the range if nobody bets again: exact, over every
    holding in the range and every completion of the board.
 3. The value of each action in its set for the round, measured against folding now (pot = both
@@ -72,10 +76,13 @@ from gambler.training.evaluate import Score, score_pairs
 from gambler.evaluator.holdings import _index_of
 from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_v,
                                          narrowed_range, narrowing_rounds)
-from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
-                                     PLAN_ROUND, PROFILE, RAISE_CODE, RAISED, RANDOM, ROUND,
-                                     SPENT, DealArrays, adjusted_payoff_of, apply_action,
-                                     fixed_action, is_mixed, is_range_aware, mixing_probability,
+from gambler.bot.chart import (CLASS_COUNT, packed_action_count, packed_follow,
+                               packed_real_action, packed_share)
+from gambler.training.engine import (ACTIONS, AMOUNTS, CALL_CODE, CHART_AT, ENDED, FOLD_CODE,
+                                     HAND_STATE_SIZE, KINDS, MAX_SPENT, PLAN_ROUND, PROFILE,
+                                     RAISE_CODE, RAISED, RANDOM, ROUND, SPENT, DealArrays,
+                                     adjusted_payoff_of, apply_action, chart_action, fixed_action,
+                                     has_chart, is_mixed, is_range_aware, mixing_probability,
                                      narrow_fractions, payoff_of, player_to_act, raise_range,
                                      random_action, random_fold_probability, record_and_apply,
                                      start_hand)
@@ -155,6 +162,7 @@ class LbrTables(NamedTuple):
     match_keys: np.ndarray     # int64[m]: the preflop matchup table's keys (`evaluator.matchups`)
     match_counts: np.ndarray   # int64[m, 2]: the key's wins and ties, of 1,712,304 boards
     permutations: np.ndarray   # int64[24, 4]: the suit permutations that orient a key
+    holding_class: np.ndarray  # int64[1326]: each holding's class of starting hands (a chart's)
 
 
 def lbr_tables() -> LbrTables:
@@ -162,9 +170,11 @@ def lbr_tables() -> LbrTables:
     from gambler.evaluator.holdings import HOLDING_CARDS
     from gambler.evaluator.matchups import SUIT_PERMUTATIONS, load_table as load_matchups
 
+    from gambler.evaluator.preflop import class_indices
+
     match_keys, match_counts = load_matchups()
     return LbrTables(holding_preflop_v(), HOLDING_CARDS.astype(np.int64), match_keys,
-                     match_counts, SUIT_PERMUTATIONS)
+                     match_counts, SUIT_PERMUTATIONS, class_indices(HOLDING_CARDS))
 
 
 def deal_arrays(deals) -> DealArrays:
@@ -181,6 +191,7 @@ class LbrWork(NamedTuple):
     equity: np.ndarray     # float64[1326]: LBR's equity against each holding this round
     cache_v: np.ndarray    # float64[2, 1326]: range-aware v of two plans (`_round_values`)
     cache_key: np.ndarray  # int64[3]: their keys (-1: empty) and the slot to fill next
+    shares: np.ndarray     # float64[169]: a preflop chart's probability of an action, by class
 
 
 @helper
@@ -189,7 +200,8 @@ def _new_work():
     return LbrWork(np.empty(HAND_STATE_SIZE, dtype=np.int64),
                    np.empty(HAND_STATE_SIZE, dtype=np.int64),
                    np.zeros((4, HOLDINGS), dtype=np.float64), np.zeros(HOLDINGS, dtype=np.float64),
-                   np.empty((2, HOLDINGS), dtype=np.float64), np.empty(3, dtype=np.int64))
+                   np.empty((2, HOLDINGS), dtype=np.float64), np.empty(3, dtype=np.int64),
+                   np.empty(CLASS_COUNT, dtype=np.float64))
 
 
 # --- the range --------------------------------------------------------------------------------
@@ -297,6 +309,45 @@ def _narrow(range_, kind, params, values, rules, hand, bot, code, amount):
                         range_[row, index] = 0.0
 
 
+@helper
+def _chart_node(kind, params, hand):
+    """The node of a profile's preflop chart that the hand's round has reached, or -1: no chart,
+    not the first round, or the round left the chart's tree (the automaton plays)."""
+    if not has_chart(kind, params, hand[ROUND]):
+        return -1
+    count = hand[ACTIONS]
+    return packed_follow(params, np.int64(params[CHART_AT]), hand[KINDS:KINDS + count],
+                         hand[AMOUNTS:AMOUNTS + count], count)
+
+
+@helper
+def _chart_shares(params, node, rules, hand, bot, code, amount, shares):
+    """shares[c]: the probability that a holding of class c takes the real action (code,
+    amount) at the chart's `node` (the sum over the chart actions that become it in the real
+    state: a fold with nothing owed is a check, sizes moved onto the same legal raise-to)."""
+    base = np.int64(params[CHART_AT])
+    raise_low, raise_high = raise_range(rules, hand, bot)
+    bet = hand[MAX_SPENT]
+    pot = hand[SPENT] + hand[SPENT + 1]
+    shares[:] = 0.0
+    for k in range(packed_action_count(params, base, node)):
+        their_code, their_amount = packed_real_action(params, base, node, k, bet, pot,
+                                                      bet - hand[SPENT + bot], raise_low,
+                                                      raise_high)
+        if their_code == code and (code != RAISE_CODE or their_amount == amount):
+            for class_ in range(CLASS_COUNT):
+                shares[class_] += packed_share(params, base, node, k, class_)
+
+
+@helper
+def _narrow_by_chart(range_, holding_class, shares):
+    """A chart decision: each holding's weight times its class's probability of the action seen
+    (`_chart_shares`). The plan rows stay as they are: the chart's draw is its own."""
+    for index in range(range_.shape[1]):
+        if range_[WEIGHT, index] > 0.0:
+            range_[WEIGHT, index] *= shares[holding_class[index]]
+
+
 # --- LBR's equity against each holding ----------------------------------------------------------
 
 @helper
@@ -374,20 +425,37 @@ def _equities(tables, lbr_tables, hole, board, visible, range_, equity):
 # --- LBR's decision -----------------------------------------------------------------------------
 
 @helper
-def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot, to_call, wp):
+def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot, to_call, wp,
+                 holding_class):
     """The one-step value of LBR raising to `target` from `work.hand` (item 3 of the module
     docstring; `work.scratch` receives the hand after the raise). `values`: each holding's v for
     the bot's answer; `fresh_plan`: the answer is a range-aware bot's first decision of the round,
-    whose plan (and mixing chance) follows from `values`."""
+    whose plan (and mixing chance) follows from `values`. A bot answering from its preflop
+    chart folds each holding with its class's fold share (`holding_class`)."""
     hand, scratch, range_, equity = work.hand, work.scratch, work.range_, work.equity
     bot = 1 - lbr
     scratch[:] = hand
     apply_action(rules, scratch, lbr, RAISE_CODE, target)
     bet = hand[MAX_SPENT]
     extra = target - bet
+    node = _chart_node(kind, params, scratch)
     if kind == RANDOM:
         fold_share = random_fold_probability(rules, scratch, bot)
         continuing_equity = wp
+    elif node >= 0:  # the bot answers from its preflop chart: each class folds with its share
+        _chart_shares(params, node, rules, scratch, bot, FOLD_CODE, 0, work.shares)
+        total = 0.0
+        folds = 0.0
+        continuing = 0.0
+        for index in range(range_.shape[1]):
+            mass = _mass(range_, index)
+            if mass > 0.0:
+                folded = mass * work.shares[holding_class[index]]
+                total += mass
+                folds += folded
+                continuing += (mass - folded) * equity[index]
+        fold_share = folds / total
+        continuing_equity = continuing / (total - folds) if total > folds else 0.0
     else:
         round_ = scratch[ROUND]
         total = 0.0
@@ -435,7 +503,7 @@ def raise_size_target(size_bit, numerator, denominator, bet, pot, to_call, low, 
 
 
 @helper
-def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work):
+def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, holding_class):
     """LBR's (code, raise-to) in `work.hand`: the action of best one-step value (module
     docstring), against the range `work.range_` with LBR's equities `work.equity`."""
     hand, range_, equity = work.hand, work.range_, work.equity
@@ -470,7 +538,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work):
             continue
         previous = target
         value = _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot,
-                             to_call, wp)
+                             to_call, wp, holding_class)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -542,9 +610,16 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                         _start_round(range_, kind, params, values, round_)
                 if ranged and round_ > 0:
                     value = values[bot_index]
-                mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
-                code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
-                _narrow(range_, kind, params, values, rules, hand, bot, code, amount)
+                node = _chart_node(kind, params, hand)
+                if node >= 0:  # its preflop chart: each holding weighed by its class's share
+                    code, amount = chart_action(params, value, rules, hand, bot, seed,
+                                                hand_number)
+                    _chart_shares(params, node, rules, hand, bot, code, amount, work.shares)
+                    _narrow_by_chart(range_, lbr_tables.holding_class, work.shares)
+                else:
+                    mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
+                    code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
+                    _narrow(range_, kind, params, values, rules, hand, bot, code, amount)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False
@@ -575,7 +650,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                                        holding_v, board, tables, cache_v, cache_key)
                 fresh_plan = True
             code, amount = _lbr_decision(kind, params, answer, fresh_plan, rules, lbr,
-                                         action_sets[round_], work)
+                                         action_sets[round_], work, lbr_tables.holding_class)
             if code == RAISE_CODE and line[0] < 0:
                 line[0] = round_
                 line[1] = 1 if hand[SPENT + lbr] < hand[MAX_SPENT] else 0
@@ -700,12 +775,13 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
     import numba
 
     from gambler.evaluator.tables import load_tables
-    from gambler.training.engine import encode_rules, encode_strategy
+    from gambler.training.engine import check_chart, encode_rules, encode_strategy
 
     action_sets = parse_action_sets(actions, game.num_rounds)
     deals = deals if deals is not None else LbrDeals(seed, hands)
     kind, params = encode_strategy(strategy)
     rules = encode_rules(game)
+    check_chart(kind, params, rules)
     tables = load_tables()
     lookups = lbr_tables()
     chips = np.zeros((deals.count, 2), dtype=np.int64)

@@ -8,6 +8,13 @@ split by equity, so the holder of equity e wins (2e - 1) T. A fold loses what th
 (No one bets after the flop in this game: the values are the equities of a check-down, the same
 assumption LBR makes when it looks one step ahead.)
 
+A postflop edge (`--postflop-edge E`): the player who will play the chart is not as good after
+the flop as the check-down assumes (the automaton's postflop rules meet opponents that bet into
+them), so a pot that reaches the flop with chips behind costs that player E times its stake,
+paid to the other: (2e - 1) T - E T. Its strategy is solved twice, once in each seat (the other
+player's is an equilibrium reply, not kept), and the chart takes each node from the solve in
+which the node's actor is the taxed player.
+
 A strategy gives each of the 169 classes (`evaluator.preflop`) one distribution per decision
 node, all holdings of a class alike. With card removal the values are per class, summed over the
 class's holdings and the opponent's compatible holdings:
@@ -51,6 +58,9 @@ class PreflopGame:
     counts: np.ndarray
     showdown: np.ndarray
     pairs: float
+    stack: int = 0
+    edge: float = 0.0   # the postflop edge E against position `taxed` (module docstring)
+    taxed: int = -1
 
 
 @lru_cache(maxsize=1)
@@ -79,12 +89,13 @@ def class_matrices() -> tuple[np.ndarray, np.ndarray]:
     return n, d
 
 
-def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: int = 3
-                 ) -> PreflopGame:
-    """The abstract preflop game of a chart's tree with the hold'em class matrices."""
+def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: int = 3,
+                 edge: float = 0.0, taxed: int = -1) -> PreflopGame:
+    """The abstract preflop game of a chart's tree with the hold'em class matrices; `edge` E
+    against position `taxed` (module docstring; 0: the plain check-down game)."""
     counts, showdown = class_matrices()
     return PreflopGame(build_tree(stack, tuple(blinds), sizes, cap), counts, showdown,
-                       float(counts.sum()))
+                       float(counts.sum()), stack, edge, taxed)
 
 
 def _normalised(table: np.ndarray) -> np.ndarray:
@@ -106,7 +117,12 @@ def _terminal(game: PreflopGame, node, action, player: int, reach: np.ndarray) -
         won = -totals[player] if folder == player else totals[1 - player]
         return won * (game.counts @ reach)
     totals[node.actor] = max(totals)  # the call
-    return min(totals) * (game.showdown @ reach)
+    stake = min(totals)
+    value = stake * (game.showdown @ reach)
+    if game.edge and stake < game.stack:  # to the flop with chips behind: the edge is paid
+        paid = game.edge * stake * (game.counts @ reach)
+        value = value - paid if player == game.taxed else value + paid
+    return value
 
 
 def _traverse(game, regrets, sums, weight, player, index, reach, mode):
@@ -230,34 +246,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--name", default="preflop")
+    parser.add_argument("--postflop-edge", type=float, default=0.0,
+                        help="E: a pot that reaches the flop with chips behind costs the chart's "
+                             "player E times its stake (solved once per seat; default 0)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
     stack, blinds = 20000, (100, 50)  # configs/games/holdem.nolimit.2p.reverse_blinds.game
     game = preflop_game(stack, blinds, sizes, args.cap)
-    solution = new_solution(game)
     started = time.perf_counter()
     checkpoints = {args.iterations} | {2 ** k for k in range(4, 20) if 2 ** k < args.iterations}
+    solves = []
+    for taxed in ((0, 1) if args.postflop_edge else (-1,)):
+        solved_game = preflop_game(stack, blinds, sizes, args.cap, args.postflop_edge, taxed)
+        solution = new_solution(solved_game)
 
-    def report(iteration):
-        if iteration in checkpoints:
-            gap = exploitability(game, solution.sums) / 100 * 1000
-            print(f"{iteration:6d} iterations  {time.perf_counter() - started:7.1f} s  "
-                  f"exploitability {gap:8.2f} mbb/hand", flush=True)
+        def report(iteration, solved_game=solved_game, solution=solution):
+            if iteration in checkpoints:
+                gap = exploitability(solved_game, solution.sums) / 100 * 1000
+                print(f"{iteration:6d} iterations  {time.perf_counter() - started:7.1f} s  "
+                      f"exploitability {gap:8.2f} mbb/hand", flush=True)
 
-    cfr_plus(solution, args.iterations, report)
-    strategy = rounded(solution.average())
-    average_gap = exploitability(game, solution.sums) / 100 * 1000
+        cfr_plus(solution, args.iterations, report)
+        solves.append(solution.average())
+    average = [solves[min(node.actor, len(solves) - 1)][n] for n, node in enumerate(game.nodes)]
+    strategy = rounded(average)
+    average_gap = exploitability(game, average) / 100 * 1000
     chart_gap = exploitability(game, list(strategy)) / 100 * 1000
     value = values_per_hand(game, list(strategy), 2)
-    print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand "
+    print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand in the check-down game "
           f"(the average strategy's {average_gap:.2f})")
+    edge = f" --postflop-edge {args.postflop_edge:g}" if args.postflop_edge else ""
     chart = Chart(stack, blinds, tuple(sorted(sizes)), args.cap, game.nodes, strategy,
                   name=args.name,
                   description="Preflop chart: CFR+ on the abstract preflop game (check-down "
-                              "values at the flop).",
+                              "values at the flop"
+                              + (f", the chart's player paying a postflop edge of "
+                                 f"{args.postflop_edge:g} stakes" if edge else "") + ").",
                   provenance=f"python -m gambler.training.preflop --sizes {args.sizes} "
-                             f"--cap {args.cap} --iterations {args.iterations} --out {args.out}",
+                             f"--cap {args.cap} --iterations {args.iterations}{edge} "
+                             f"--out {args.out}",
                   solve={"iterations": args.iterations,
                          "exploitability_mbb": round(chart_gap, 3),
                          "value_big_blind_mbb": round(value[0] / 100 * 1000, 3)})
