@@ -214,7 +214,8 @@ class ProfileStrategy(RoundWinRate):
         kind, amount = real_action(chart.nodes[node].actions[k], bet, sum(betting.spent),
                                    bet - betting.spent[player], low, high)
         action = FOLD_ACTION if kind == FOLD else CALL_ACTION if kind == CALL else raise_to(amount)
-        return action, {"chart": chart.nodes[node].path, "class": class_name(class_),
+        path = chart.nodes[node].path.replace(" ", ",")  # one word on a decision line
+        return action, {"chart": path, "class": class_name(class_),
                         "p": float(column[k]), **betting_fields(state), "action": str(action)}
 
     def act(self, state: MatchState) -> Action:

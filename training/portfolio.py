@@ -27,7 +27,7 @@ from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, EngineError,
                                      _play_ranged, _range_context, adjusted_payoff_of,
-                                     encode_strategy, is_range_aware, payoff_of)
+                                     encode_strategy, is_range_aware, payoff_of, stack_vectors)
 
 _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 
@@ -225,7 +225,7 @@ def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
     if portfolio.model is not None:
         encoded.append(encoded[0])
     return (np.array([kind for kind, _ in encoded], dtype=np.int64),
-            np.stack([vector for _, vector in encoded]))
+            stack_vectors([vector for _, vector in encoded]))
 
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
