@@ -198,3 +198,15 @@ def test_the_chart_key_needs_version_4_and_a_chart_that_exists():
         parse_profile(text.replace("version: 4", "version: 3"), "c.yaml")
     with pytest.raises(ProfileError, match=r"c.yaml: chart: no chart file 'nosuch'"):
         parse_profile(text.replace("chart: preflop", "chart: nosuch"), "c.yaml")
+
+
+def test_the_chart_stream_never_meets_mixed_plays_streams():
+    """Chart draws are keyed by (hand, actions so far, position), mixed play's by (hand, round,
+    position); both are SplitMix64 streams of one seed, so without the chart's salt hand h's
+    chart draw would be hand 16 h's mixed-play draw. None of 1,600 chart draws is any of
+    25,600 mixed-play draws of the hands up to 16 times further."""
+    chart = {chart_uniform(3, hand, decision, position) for hand in range(200)
+             for decision in range(4) for position in range(2)}
+    mixed = {mixing_uniform(3, hand, round_, position) for hand in range(3200)
+             for round_ in range(4) for position in range(2)}
+    assert len(chart) == 1600 and not chart & mixed
