@@ -128,8 +128,10 @@ def size_label(size: Fraction) -> str:
     return f"r{size.numerator}/{size.denominator}"
 
 
-def raise_target(bet: int, pot: int, to_call: int, num: int, den: int) -> int:
-    """bet + num (pot + to_call) // den: a raise of num/den pots after the call (as LBR)."""
+@helper
+def raise_target(bet, pot, to_call, num, den):
+    """bet + num (pot + to_call) // den: a raise of num/den pots after the call, in integer
+    chips (one formula for the chart, the engine's chart play and LBR's sizes)."""
     return bet + (num * (pot + to_call)) // den
 
 
@@ -621,7 +623,7 @@ def packed_real_action(packed, base, node, action, bet, pot, to_call, raise_low,
     num, den = np.int64(packed[at + 1]), np.int64(packed[at + 2])
     if num == 0:
         return RAISE, raise_high
-    target = bet + (num * (pot + to_call)) // den
+    target = raise_target(bet, pot, to_call, num, den)
     return RAISE, min(max(target, raise_low), raise_high)
 
 

@@ -59,6 +59,7 @@ named beside `STRIDE` there); training moves the numbers `tunable` lists (a vers
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -170,7 +171,7 @@ class Profile:
     training: dict = field(default_factory=dict, compare=False, hash=False)
     version: int = 1
     chart: str = ""        # version 4: the preflop chart, as the file names it ("": none)
-    chart_path: str = ""   # where that chart was found
+    chart_path: str = field(default="", compare=False)  # where it was found (absolute)
 
     @property
     def preflop_chart(self):
@@ -179,6 +180,14 @@ class Profile:
             return None
         from gambler.bot.chart import load_chart
         return load_chart(self.chart_path)
+
+    def _chart_name(self, folder: Path | None) -> str:
+        from gambler.bot.chart import SHIPPED_CHARTS
+
+        path = Path(self.chart_path)
+        if path.parent == SHIPPED_CHARTS.resolve():
+            return path.stem
+        return os.path.relpath(path, folder) if folder is not None else str(path)
 
     def as_vector(self) -> tuple[float, ...]:
         """The 44 numbers of version 1 in file order: per round x y z, a0..a3, b0..b3."""
@@ -274,7 +283,9 @@ class Profile:
                                   price_margin=margin, defend=defend, **mixing))
         return replace(self, rounds=tuple(rounds))
 
-    def to_yaml(self) -> str:
+    def to_yaml(self, folder: Path | None = None) -> str:
+        """The profile as its YAML file; a chart that is not a shipped one is named by its path
+        relative to `folder` (where the file will be), or by its absolute path."""
         document: dict = {}
         if self.version != 1:
             document["version"] = self.version
@@ -284,7 +295,7 @@ class Profile:
         if self.training:
             document["training"] = self.training
         if self.chart:
-            document["chart"] = self.chart
+            document["chart"] = self._chart_name(folder)
         for name, round_params in zip(ROUNDS, self.rounds):
             section = {"thresholds": list(round_params.thresholds),
                        "call": list(round_params.call),
@@ -442,7 +453,7 @@ def _chart(value, source: str, folder: Path | None) -> tuple[str, str]:
         load_chart(path)
     except ChartError as error:
         raise ProfileError(f"{source}: chart: {error}") from None
-    return value, str(path)
+    return value, str(Path(path).resolve())
 
 
 def _levels(value, name: str, source: str) -> str:
@@ -535,5 +546,5 @@ def save_profile(profile: Profile, path: str | Path) -> None:
     """Write a profile atomically (a temporary file renamed over the target)."""
     target = Path(path)
     temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_text(profile.to_yaml())
+    temporary.write_text(profile.to_yaml(target.resolve().parent))
     temporary.replace(target)

@@ -219,7 +219,10 @@ class ProfileStrategy(RoundWinRate):
                         "p": float(column[k]), **betting_fields(state), "action": str(action)}
 
     def act(self, state: MatchState) -> Action:
-        return self.act_and_explain(state)[0]
+        charted = self.chart_decision(state)
+        if charted is not None:
+            return charted[0]
+        return choose_action(self.plan_for(state), state.betting)
 
     def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
         """The action and why: the chart's (`chart_decision`) if it has one, else the

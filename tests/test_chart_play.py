@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from gambler.bot.chart import (CALL, FOLD, RAISE, ChartError, draw_action, encode_chart, follow,
-                               load_chart, packed_class, packed_draw, packed_follow,
+from gambler.bot.chart import (CALL, FOLD, RAISE, ChartError, draw_action, encode_chart,
+                               find_chart_file, follow, load_chart, packed_class, packed_draw, packed_follow,
                                packed_real_action, real_action)
-from gambler.bot.params import ProfileError, load_profile, parse_profile
+from gambler.bot.params import ProfileError, load_profile, parse_profile, save_profile
 from gambler.bot.strategies import ProfileStrategy, load_strategy, resolve_strategy
 from gambler.evaluator.preflop import class_index, class_preflop_v
 from gambler.evaluator.rng import chart_uniform, mixing_uniform
@@ -210,3 +210,21 @@ def test_the_chart_stream_never_meets_mixed_plays_streams():
     mixed = {mixing_uniform(3, hand, round_, position) for hand in range(3200)
              for round_ in range(4) for position in range(2)}
     assert len(chart) == 1600 and not chart & mixed
+
+
+def test_a_saved_profile_still_finds_its_chart(tmp_path):
+    """A chart beside the profile is named relative to the profile's folder; saved elsewhere
+    (a training run's best.yaml) the path is rewritten from there; a shipped chart keeps its
+    name."""
+    (tmp_path / "charts").mkdir()
+    (tmp_path / "charts" / "mine.yaml").write_text(find_chart_file("preflop").read_text())
+    (tmp_path / "profiles").mkdir()
+    text = Path(CHART).read_text().replace("chart: preflop", "chart: ../charts/mine.yaml")
+    (tmp_path / "profiles" / "p.yaml").write_text(text)
+    profile = load_profile(tmp_path / "profiles" / "p.yaml")
+    assert Path(profile.chart_path) == (tmp_path / "charts" / "mine.yaml").resolve()
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    save_profile(profile, tmp_path / "runs" / "x" / "best.yaml")
+    again = load_profile(tmp_path / "runs" / "x" / "best.yaml")
+    assert again.chart == "../../charts/mine.yaml" and again.chart_path == profile.chart_path
+    assert "chart: preflop\n" in load_profile(CHART).to_yaml(tmp_path)

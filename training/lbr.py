@@ -77,7 +77,7 @@ from gambler.evaluator.holdings import _index_of
 from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_v,
                                          narrowed_range, narrowing_rounds)
 from gambler.bot.chart import (CLASS_COUNT, packed_action_count, packed_follow,
-                               packed_real_action, packed_share)
+                               packed_real_action, packed_share, raise_target)
 from gambler.training.engine import (ACTIONS, AMOUNTS, CALL_CODE, CHART_AT, ENDED, FOLD_CODE,
                                      HAND_STATE_SIZE, KINDS, MAX_SPENT, PLAN_ROUND, PROFILE,
                                      RAISE_CODE, RAISED, RANDOM, ROUND, SPENT, DealArrays,
@@ -499,7 +499,7 @@ def raise_size_target(size_bit, numerator, denominator, bet, pot, to_call, low, 
         return low
     if size_bit == ALL_IN_BIT:
         return high
-    return min(max(bet + (numerator * (pot + to_call)) // denominator, low), high)
+    return min(max(raise_target(bet, pot, to_call, numerator, denominator), low), high)
 
 
 @helper
