@@ -6,10 +6,13 @@ Profile against profile on one deal set whose win rates already exist, as in tra
 pairs: version 1 (seed vs handmade), plain version 2 (the version 2 default, `default-v2`, with
 its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play: one
 seeded draw per player and round) and plain version 3 (plain version 2 with a defence line
-v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold). Rows per pair: the numba engine on one core, on all
-cores (numba threads, identical results), and the peer measured in the same run: the protocol's
-`BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code path, mixed
-draws included). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
+v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold),
+and version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the
+round followed down the chart's tree at every preflop decision). Rows per pair: the numba engine
+on one core, on all cores (numba threads, identical results), and the peer measured in the same
+run: the protocol's `BettingState` with the bot's automaton in Python, hand by hand (the TCP
+bot's code path, mixed draws included; for the chart pair the TCP bot's strategy objects
+themselves, which play the chart). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
 reads the deal set from the deal cache (`GAMBLER_DEALS`; computed and stored the first time), for
 repeated runs: A/B of an engine change, whose figures to compare are the ratios to the peer.
 """
@@ -26,6 +29,7 @@ import numba
 import numpy as np
 
 from gambler.bot.automaton import choose_action, plan_for_state
+from gambler.bot.chart import find_chart_file
 from gambler.bot.params import load_profile
 from gambler.evaluator.rng import mixing_uniform
 from gambler.protocol import BettingState, load_game
@@ -54,6 +58,29 @@ def python_hands(game, deals, first, second, count: int) -> float:
                     plans[key] = plan_for_state(params, deals.v[i, position, state.round], state,
                                                 draw)
                 state = state.apply(choose_action(plans[key], state))
+    return 2 * count / (time.perf_counter() - started)
+
+
+def strategy_hands(game, deals, first, second, count: int) -> float:
+    """Hands per second of the TCP bot's strategies (`ProfileStrategy`, v looked up in the deal
+    set): the peer for a chart profile, which `python_hands` does not play."""
+    from gambler.bot.strategies import ProfileStrategy
+    from gambler.protocol.matchstate import MatchState
+
+    started = time.perf_counter()
+    for i in range(count):
+        holes = [tuple(int(card) for card in deals.holes[i, p]) for p in range(2)]
+        board = tuple(int(card) for card in deals.boards[i])
+        for order in ((first, second), (second, first)):
+            bots = [ProfileStrategy(order[p], seed=MIX_SEED,
+                                    win_rate=lambda hole, board_, hand, round_, p=p:
+                                    deals.v[i, p, round_]) for p in range(2)]
+            state = BettingState.start(game)
+            while not state.finished:
+                p = state.current_player
+                view = MatchState(p, i, state, tuple(holes[q] if q == p else () for q in range(2)),
+                                  board[:state.board_cards_visible])
+                state = state.apply(bots[p].act(view))
     return 2 * count / (time.perf_counter() - started)
 
 
@@ -113,7 +140,11 @@ def main() -> None:
               load_profile("seed")),
              ("mixed version 2: default-v2 vs seed", default, load_profile("seed")),
              ("plain version 3: the same with a defence line vs seed",
-              with_defence(without_mixing(default)), load_profile("seed")))
+              with_defence(without_mixing(default)), load_profile("seed")),
+             ("version 4: default-v2 with the preflop chart vs seed",
+              replace(default, version=4, chart="preflop",
+                      chart_path=str(find_chart_file("preflop").resolve())),
+              load_profile("seed")))
     print(f"{machine_line()}, numba {numba.__version__}; {len(deals):,} duplicate deals "
           f"({2 * len(deals):,} hands), medians")
     print()
@@ -121,11 +152,12 @@ def main() -> None:
     print("|---|---|---|---|")
     for title, first, second in pairs:
         rows = engine_rates(rules, deals, first, second)
-        reference = statistics.median(python_hands(game, deals, first, second, 300)
-                                      for _ in range(3))
+        peer = strategy_hands if first.chart else python_hands
+        reference = statistics.median(peer(game, deals, first, second, 300) for _ in range(3))
         for label, rate in rows:
             print(f"| {title} | {label} | {rate:,.0f} | {rate / reference:,.0f}x |")
-        print(f"| {title} | Python `BettingState` + automaton (peer) | {reference:,.0f} | 1x |")
+        peer_label = "the TCP bot's strategies" if first.chart else "automaton"
+        print(f"| {title} | Python `BettingState` + {peer_label} (peer) | {reference:,.0f} | 1x |")
     if options.reuse_deals:
         return
     print()

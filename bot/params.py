@@ -292,10 +292,10 @@ class Profile:
         for key in _METADATA_TEXT:
             if getattr(self, key):
                 document[key] = getattr(self, key)
-        if self.training:
-            document["training"] = self.training
         if self.chart:
             document["chart"] = self._chart_name(folder)
+        if self.training:
+            document["training"] = self.training
         for name, round_params in zip(ROUNDS, self.rounds):
             section = {"thresholds": list(round_params.thresholds),
                        "call": list(round_params.call),

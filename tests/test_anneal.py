@@ -585,3 +585,17 @@ def test_lbr_results_are_reused_for_an_unchanged_profile_and_change_nothing(tmp_
     assert len(plain_calls) == 1 + 2 * 4 and len(calls) == 1 + 4 + 1
     assert calls == plain_calls[:3] + plain_calls[3::2]
     assert plain_hands == 9 * LBR["hands"] and lbr_hands == 6 * LBR["hands"]
+
+
+def test_a_run_from_a_chart_profile_keeps_the_chart(tmp_path):
+    """A version 4 start trains its numbers and writes its best with the same preflop chart."""
+    from pathlib import Path
+
+    from gambler.bot.params import load_profile
+
+    chart_profile = str(Path(__file__).resolve().parent / "data" / "profiles" / "v4-chart.yaml")
+    run = trainer(tmp_path, StubBackend(1.0, fresh_gains=(1.0,)), steps=2, start=chart_profile)
+    best = run.run()
+    saved = load_profile(tmp_path / "run" / "best.yaml")
+    assert best.chart == saved.chart == "preflop" and saved.version == 4
+    assert saved.preflop_chart is load_profile(chart_profile).preflop_chart

@@ -1001,7 +1001,8 @@ class Trainer:
                                       "annealing, duplicate self-play).",
                           provenance=f"gambler-train seed {state.seed}, start "
                                      f"{config.start}, {state.step} steps",
-                          training=training, version=best.version)
+                          training=training, version=best.version, chart=best.chart,
+                          chart_path=best.chart_path)
         save_profile(profile, self.run_dir / "best.yaml")
         self.checkpoint()
         return profile

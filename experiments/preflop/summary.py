@@ -20,6 +20,11 @@ def main(folders: list[str]) -> None:
                          f"± {worst['ci95_mbb']:,.0f}")
             cells.append("rows " + " ".join(f"{row['mbb_per_hand']:+,.0f}"
                                              for row in document["rows"]))
+        search = folder / "exploit-seed77.json"
+        if search.is_file() and search.stat().st_size:
+            found = json.loads(search.read_text())
+            held = found.get("held_out", found)
+            cells.append(f"search seed 77 {held['mbb_per_hand']:+,.0f} ± {held['ci95_mbb']:,.0f}")
         for match in sorted(folder.glob("match-*.json")):
             if match.stat().st_size:
                 row = json.loads(match.read_text())
