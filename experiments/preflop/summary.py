@@ -1,7 +1,7 @@
 """One table row per battery folder (`battery.sh`): the LBR suite's worst setting and its value,
 then each match's mbb/hand (± 95% CI).
 
-    python experiments/preflop/summary.py runs/edge/battery-*
+    python experiments/preflop/summary.py experiments/preflop/eval/*/
 """
 
 import json
