@@ -433,11 +433,17 @@ def check_game(chart: Chart, stacks, blinds, first_player: int = 1) -> None:
 def draw_action(chart: Chart, node: int, class_: int, uniform: float) -> int:
     """The action index a class plays at a node: the first whose cumulative probability exceeds
     `uniform` (the last possible one if rounding leaves none), as the engine draws it."""
-    table = chart.strategy[node]
+    return draw_from(chart.strategy[node][:, class_], uniform)
+
+
+@helper
+def draw_from(shares, uniform):
+    """The index of the first action whose cumulative probability in `shares` exceeds `uniform`
+    (the last possible one if rounding leaves none)."""
     total = 0.0
     last = 0
-    for k in range(table.shape[0]):
-        share = table[k, class_]
+    for k in range(shares.shape[0]):
+        share = shares[k]
         if share > 0.0:
             total += share
             last = k
@@ -590,18 +596,9 @@ def packed_follow(packed, base, kinds, amounts, count):
 def packed_draw(packed, base, node, class_, uniform):
     """`draw_action` on the packed chart."""
     record = _record(packed, base, node)
-    count = np.int64(packed[record + 1])
-    start = base + np.int64(packed[record + 2])
-    total = 0.0
-    last = 0
-    for k in range(count):
-        share = packed[start + CLASS_COUNT * k + class_]
-        if share > 0.0:
-            total += share
-            last = k
-            if uniform < total:
-                return k
-    return last
+    start = base + np.int64(packed[record + 2]) + class_
+    stop = start + CLASS_COUNT * np.int64(packed[record + 1])
+    return draw_from(packed[start:stop:CLASS_COUNT], uniform)
 
 
 @helper

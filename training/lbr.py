@@ -442,21 +442,9 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
     if kind == RANDOM:
         fold_share = random_fold_probability(rules, scratch, bot)
         continuing_equity = wp
-    elif node >= 0:  # the bot answers from its preflop chart: each class folds with its share
-        _chart_shares(params, node, rules, scratch, bot, FOLD_CODE, 0, work.shares)
-        total = 0.0
-        folds = 0.0
-        continuing = 0.0
-        for index in range(range_.shape[1]):
-            mass = _mass(range_, index)
-            if mass > 0.0:
-                folded = mass * work.shares[holding_class[index]]
-                total += mass
-                folds += folded
-                continuing += (mass - folded) * equity[index]
-        fold_share = folds / total
-        continuing_equity = continuing / (total - folds) if total > folds else 0.0
     else:
+        if node >= 0:  # the bot answers from its preflop chart: each class folds with its share
+            _chart_shares(params, node, rules, scratch, bot, FOLD_CODE, 0, work.shares)
         round_ = scratch[ROUND]
         total = 0.0
         folds = 0.0
@@ -464,17 +452,22 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
         for index in range(range_.shape[1]):
             mass = _mass(range_, index)
             if mass > 0.0:
-                value = values[index]
-                chance = range_[CHANCE, index]
-                if fresh_plan:
-                    chance = mixing_probability(params, round_, value)
                 folded = 0.0
-                for row, mixed, share in ((PLAIN, False, 1.0 - chance), (MIXED, True, chance)):
-                    # (a fresh plan: no action of the round yet, so both variants are possible)
-                    if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
-                        code, _ = fixed_action(kind, params, value, rules, scratch, bot, mixed)
-                        if code == FOLD_CODE:
-                            folded += range_[WEIGHT, index] * share
+                if node >= 0:
+                    folded = mass * work.shares[holding_class[index]]
+                else:
+                    value = values[index]
+                    chance = range_[CHANCE, index]
+                    if fresh_plan:
+                        chance = mixing_probability(params, round_, value)
+                    for row, mixed, share in ((PLAIN, False, 1.0 - chance),
+                                              (MIXED, True, chance)):
+                        # (a fresh plan: no action of the round yet, so both are possible)
+                        if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
+                            code, _ = fixed_action(kind, params, value, rules, scratch, bot,
+                                                   mixed)
+                            if code == FOLD_CODE:
+                                folded += range_[WEIGHT, index] * share
                 total += mass
                 folds += folded
                 continuing += (mass - folded) * equity[index]
