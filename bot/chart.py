@@ -5,10 +5,10 @@ the real rules (blinds, stacks, minimum raises) with the raises limited to a few
 number of pots as LBR counts them (`training.lbr`): raise to bet + size x (pot + to_call), moved
 up to the minimum raise, and all in; after `cap` raises in the round only all in remains. Every
 decision node of that tree holds, for each of the 169 classes of starting hands
-(`evaluator.preflop`), the action the chart plays. `training.preflop` builds the tree with
+(`evaluator.preflop`), the probability of each action. `training.preflop` builds the tree with
 `build_tree` and solves it with CFR+ (showdown values when the betting closes: the pot split by
-the two hands' exact preflop equity); the solver's average strategy, purified (each class plays
-its most likely action), is the chart.
+the two hands' exact preflop equity); the solver's average strategy, each class's probabilities
+rounded, is the chart (played mixed: purified, it would be far more exploitable).
 
 Playing it in the real game, where the opponent may raise to any amount:
 
@@ -24,8 +24,9 @@ Playing it in the real game, where the opponent may raise to any amount:
 * If the actions leave the tree (a raise where the chart has no raise child), the chart has no
   answer and the profile's own preflop rules decide for the rest of the round.
 
-Both the TCP bot (`bot.automaton`) and the fast engine (`training.engine`, from the arrays of
-`encode_chart`) play a chart with these rules, action for action.
+Both the TCP bot (`bot.strategies.ProfileStrategy`, with the functions here) and the fast engine
+(`training.engine`, with the numba helpers below on the vector of `encode_chart`) play a chart
+with these rules, action for action; LBR (`training.lbr`) models it with the same helpers.
 
 File format (`kind: chart`, found by name in `configs/charts/`):
 

@@ -13,7 +13,9 @@ What makes it fast:
 * A strategy is a kind and 160 numbers (`encode_strategy`): the automaton with a profile (80
   of them), an exploiter's rules (8 blocks of 20), or a baseline (call, minimum raise, all in, the ACPC example player's random
   mix). The numbers' layout is named in one place, beside `STRIDE` (`params[base + BLUFF]`), and
-  `profile_vector` and `exploiter_vector` pack with the same names.
+  `profile_vector` and `exploiter_vector` pack with the same names. A profile with a preflop
+  chart (version 4) has the chart packed after its numbers (`CHART_AT`, `bot.chart.encode_chart`);
+  vectors of different lengths meet padded with zeros (`stack_vectors`).
 * A range-aware profile (`narrow` < 1 in some round) needs the cards: `play_deals` takes the
   deal set's holes and boards, and at a profile's first decision of each round, if some rounds
   narrow (`evaluator.narrowing.narrowing_rounds`, the rule the TCP bot and LBR use too: from the
@@ -37,11 +39,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange, uint64
 
+from gambler.bot.chart import (encode_chart, packed_class, packed_draw, packed_follow,
+                               packed_real_action)
 from gambler.bot.params import NO_DEFENCE
 from gambler.errors import GamblerError
 from gambler.evaluator.narrowing import narrowing_rounds, range_aware_v
-from gambler.bot.chart import (encode_chart, packed_class, packed_draw,
-                               packed_follow, packed_real_action)
 from gambler.evaluator.rng import GOLDEN_GAMMA, chart_uniform, mix64, mixing_uniform, stream_seed
 from gambler.jit import helper, njit
 
@@ -95,8 +97,8 @@ HAND_STATE_SIZE = 17 + 3 * MAX_ACTIONS
 # than two players able to act and the board still to come (-1 otherwise); START_LEVEL and
 # START_POT: the largest total and the pot when this round began; KINDS and ACTORS: this
 # round's action codes and who made them (AMOUNTS: the raise-to of each, 0 for the others; a
-# preflop chart follows the round with them); RAISED + p: the bitmask of rounds in which position p
-# raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
+# preflop chart follows the round with them); RAISED + p: the bitmask of rounds in which
+# position p raised; PLAN_ROUND + p: the round of p's range-aware v (-1: none yet).
 
 # A strategy's parameter vector: a profile's has `STRIDE` numbers per round, round r's at
 # STRIDE * r + the offsets below (packed by `profile_vector`, zeros after the fourth round); an
