@@ -4,8 +4,8 @@ A refresher is called as `refresher(portfolio, stats, refresh)` by `bot.portfoli
 PortfolioStrategy` when the hands counter `refresh` is fitted on are all in, and returns a
 future; the strategy calls its `result()` at hand `refresh x every`, waiting there if needed
 (up to `bot.portfolio.REFRESH_WAIT_SECONDS`), so the counter takes effect at the same hand
-however long it took (a seeded match replays
-exactly, and equals the fast engine's, which calls `training.counter.refresh_counter` in line).
+however long it took (a seeded match replays exactly, and equals the fast engine's, which calls
+`training.counter.refresh_counter` in line).
 """
 
 from __future__ import annotations

@@ -2,17 +2,17 @@
 
     python benchmarks/bench_training.py [--deals 20000] [--reuse-deals]
 
-Profile against profile on one deal set whose win rates already exist, as in training, for three
+Profile against profile on one deal set whose win rates already exist, as in training, for five
 pairs: version 1 (seed vs handmade), plain version 2 (the version 2 default, `default-v2`, with
 its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play: one
 seeded draw per player and round) and plain version 3 (plain version 2 with a defence line
 v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold),
-and version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the
-round followed down the chart's tree at every preflop decision). Rows per pair: the numba engine
-on one core, on all cores (numba threads, identical results), and the peer measured in the same
-run: the protocol's `BettingState` with the bot's automaton in Python, hand by hand (the TCP
-bot's code path, mixed draws included; for the chart pair the TCP bot's strategy objects
-themselves, which play the chart). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
+and version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the round
+followed down the chart's tree at every preflop decision). Rows per pair: the numba engine on one
+core, on all cores (numba threads, identical results), and the peer measured in the same run: the
+protocol's `BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code
+path, mixed draws included; for the chart pair the TCP bot's strategy objects themselves, which
+play the chart). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
 reads the deal set from the deal cache (`GAMBLER_DEALS`; computed and stored the first time), for
 repeated runs: A/B of an engine change, whose figures to compare are the ratios to the peer.
 """

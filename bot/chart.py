@@ -59,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gambler.errors import GamblerError, read_text
+from gambler.errors import GamblerError, find_file, read_text, shipped_names
 from gambler.evaluator.preflop import class_name
 from gambler.jit import helper
 
@@ -67,6 +67,7 @@ SHIPPED_CHARTS = Path(__file__).resolve().parent.parent / "configs" / "charts"
 CLASS_COUNT = 169
 FOLD, CALL, RAISE = 0, 1, 2  # action kinds, the engine's action codes
 FOLD_END, SHOWDOWN = 1, 2    # what ends the hand's betting after an action (0: the tree goes on)
+KIND_OF_LETTER = {"f": FOLD, "c": CALL, "r": RAISE}  # a protocol action's kind, as counted here
 _METADATA = ("name", "description", "provenance", "solve")
 
 
@@ -212,7 +213,8 @@ def translate_raise(node: ChartNode, bet: int, pot: int, to_call: int, amount: i
 
 def follow(chart: Chart, actions) -> int:
     """The node reached by this round's real `actions` ((kind, raise-to) pairs, FOLD/CALL/RAISE,
-    in order, the small blind's first), or -1 if they left the tree."""
+    in order, the small blind's first; `KIND_OF_LETTER` turns a protocol action's kind into
+    one), or -1 if they left the tree."""
     totals = list(chart.blinds)
     node = 0
     actor = 1
@@ -389,21 +391,12 @@ def parse_chart(text: str, source: str = "<chart>") -> Chart:
 
 
 def shipped_chart_names() -> list[str]:
-    return sorted(path.stem for path in SHIPPED_CHARTS.glob("*.yaml"))
+    return shipped_names(SHIPPED_CHARTS)
 
 
 def find_chart_file(name: str | Path) -> Path:
-    """A chart by path, or by the name of a shipped one (`preflop`), as
-    `bot.params.find_profile_file` finds profiles."""
-    path = Path(name)
-    if path.is_file():
-        return path
-    if path.parent == Path(".") and path.suffix in ("", ".yaml"):
-        shipped = SHIPPED_CHARTS / f"{path.stem}.yaml"
-        if shipped.is_file():
-            return shipped
-    raise ChartError(f"no chart file {str(name)!r} (shipped charts: "
-                     f"{', '.join(shipped_chart_names())})")
+    """A chart by path, or by the name of a shipped one (`preflop`)."""
+    return find_file(name, SHIPPED_CHARTS, ChartError, "chart")
 
 
 _LOADED: dict[tuple[str, int, int], Chart] = {}
@@ -422,12 +415,15 @@ def load_chart(name: str | Path) -> Chart:
 def check_game(chart: Chart, stacks, blinds, first_player: int = 1) -> None:
     """`ChartError` unless the game is the chart's: both stacks, the blinds by position and the
     small blind (position 1) acting first before the flop."""
-    if tuple(stacks) != (chart.stack, chart.stack) or tuple(blinds) != chart.blinds \
+    _check_game(chart.stack, chart.blinds, chart.name, stacks, blinds, first_player)
+
+
+def _check_game(stack: int, chart_blinds, name: str, stacks, blinds, first_player: int) -> None:
+    if tuple(stacks) != (stack, stack) or tuple(blinds) != tuple(chart_blinds) \
             or first_player != 1:
-        raise ChartError(f"{'chart ' + chart.name if chart.name else 'the chart'} was solved for "
-                         f"stacks of {chart.stack} and "
-                         f"blinds {list(chart.blinds)} (big blind at position 0, acting second), "
-                         f"not stacks {list(stacks)} and blinds {list(blinds)}"
+        raise ChartError(f"{'chart ' + name if name else 'the chart'} was solved for stacks of "
+                         f"{stack} and blinds {list(chart_blinds)} (big blind at position 0, "
+                         f"acting second), not stacks {list(stacks)} and blinds {list(blinds)}"
                          + ("" if first_player == 1 else f", position {first_player} first"))
 
 
@@ -506,9 +502,8 @@ def encode_chart(chart: Chart) -> np.ndarray:
 
 def check_game_numbers(packed: np.ndarray, stacks, blinds, first_player: int) -> None:
     """`check_game` on a packed chart (its header)."""
-    stack, big, small = int(packed[1]), int(packed[2]), int(packed[3])
-    shell = Chart(stack, (big, small), (), 0, (), ())
-    check_game(shell, stacks, blinds, first_player)
+    _check_game(int(packed[1]), (int(packed[2]), int(packed[3])), "", stacks, blinds,
+                first_player)
 
 
 @helper

@@ -66,7 +66,7 @@ from pathlib import Path
 
 import yaml
 
-from gambler.errors import GamblerError, read_text
+from gambler.errors import GamblerError, find_file, read_text, shipped_names
 
 ROUNDS = ("preflop", "flop", "turn", "river")
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
@@ -173,9 +173,10 @@ class Profile:
     chart: str = ""        # version 4: the preflop chart, as the file names it ("": none)
     chart_path: str = field(default="", compare=False)  # where it was found (absolute)
 
-    @property
+    @cached_property
     def preflop_chart(self):
-        """The `bot.chart.Chart` this profile plays preflop, or None (loaded once a process)."""
+        """The `bot.chart.Chart` this profile plays preflop, or None (parsed once a process by
+        `load_chart`, and kept here: the bot asks at every preflop decision)."""
         if not self.chart_path:
             return None
         from gambler.bot.chart import load_chart
@@ -492,20 +493,12 @@ def _price(value, name: str, source: str) -> float | None:
 
 
 def shipped_profile_names() -> list[str]:
-    return sorted(path.stem for path in SHIPPED_PROFILES.glob("*.yaml"))
+    return shipped_names(SHIPPED_PROFILES)
 
 
 def find_profile_file(name: str | Path) -> Path:
     """A profile by path, or by the name of a shipped one (`seed`, `handmade`, `default`)."""
-    path = Path(name)
-    if path.is_file():
-        return path
-    if path.parent == Path(".") and path.suffix in ("", ".yaml"):
-        shipped = SHIPPED_PROFILES / f"{path.stem}.yaml"
-        if shipped.is_file():
-            return shipped
-    raise ProfileError(f"no profile file {str(name)!r} (shipped profiles: "
-                       f"{', '.join(shipped_profile_names())})")
+    return find_file(name, SHIPPED_PROFILES, ProfileError, "profile")
 
 
 def file_kind(name: str | Path) -> str | None:

@@ -6,14 +6,14 @@ hands, chips won, mbb/hand, decision latency p50/p99 and ms/hand.
 
 The log has two kinds of lines: per hand `HAND POSITION CARDS BETTING RESULT`, and before it one
 line per decision, `decision HAND POSITION ROUND name=value ...` (`bot.automaton.decision_fields`:
-v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action; a
-preflop chart's decision names the node (its path, commas between actions), the class and the
-action's probability there instead of v and the mode; a portfolio's start with the member that played and its probability). A portfolio adds after each
-hand line `adapt HAND member=NAME p=P1/P2/...` (`bot.portfolio.PortfolioStrategy`), its members
-named in a header comment. A hand's
-lines are written, and flushed, when it ends (a decision's clock never waits for the disk), the
-lines of an unfinished last hand when the log is closed. A log that cannot be written raises
-`MatchLogError`, naming the file.
+v, the mode, U or the price, T, the pot, what is owed, the legal raises and the action; a preflop
+chart's decision names the node (its path, commas between actions), the class and the action's
+probability there instead of v and the mode; a portfolio's start with the member that played and
+its probability). A portfolio adds after each hand line `adapt HAND member=NAME p=P1/P2/...`
+(`bot.portfolio.PortfolioStrategy`), its members named in a header comment. A hand's lines are
+written, and flushed, when it ends (a decision's clock never waits for the disk), the lines of an
+unfinished last hand when the log is closed. A log that cannot be written raises `MatchLogError`,
+naming the file.
 """
 
 from __future__ import annotations

@@ -81,8 +81,8 @@ takes effect at hand k x every exactly, the bot waiting for it there if it is la
 match replays exactly (over TCP the wait is bounded, `REFRESH_WAIT_SECONDS`: a search that a
 starved processor has not finished by then is given up, the one case where the TCP bot and the
 engine part, and the log says so). At the first hand the model can be drawn (a counter
-installed and the budget below open), its slot is levelled with the best member (its weight set to the largest
-of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
+installed and the budget below open), its slot is levelled with the best member (its weight set
+to the largest of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
 it can lose, and a lead above 1 says that a counter fitted to this opponent is expected to beat
 members that were not (each exp(eta S) ratio of `lead` is ln(lead) / eta big blinds of
 estimated winnings, 277 for a lead of 4 at eta 0.005).

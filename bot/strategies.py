@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
-from gambler.bot.chart import (CALL, FOLD, RAISE, check_game, draw_action, follow,
+from gambler.bot.chart import (CALL, FOLD, KIND_OF_LETTER, check_game, draw_action, follow,
                                real_action)
 from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action,
                                     load_exploiter, shipped_exploiter_names)
@@ -38,7 +38,6 @@ from gambler.protocol.matchstate import MatchState
 
 BASELINES = ("call", "raise", "allin", "random")
 EXAMPLE_PLAYER_MIX = (0.06, 0.47, 0.47)  # fold, call, raise
-CHART_KINDS = {"f": FOLD, "c": CALL, "r": RAISE}  # an action's letter as `bot.chart` counts it
 
 
 class CallStrategy:
@@ -196,7 +195,8 @@ class ProfileStrategy(RoundWinRate):
             game = betting.game
             check_game(chart, game.stacks, game.blinds, game.first_player[0])
             self._chart_checked = True
-        played = [(CHART_KINDS[action.kind], action.raise_to) for action in betting.actions[0]]
+        played = [(KIND_OF_LETTER[action.kind], action.raise_to)
+                  for action in betting.actions[0]]
         node = follow(chart, played)
         if node < 0:
             return None

@@ -165,6 +165,11 @@ def test_bad_version_2_fields_name_the_field(old, new, message):
 def test_unknown_profile_name_lists_the_shipped_ones():
     with pytest.raises(ProfileError, match=r"no profile file 'nosuch'.*default.*handmade.*seed"):
         load_profile("nosuch")
+    assert load_profile("seed.yaml") == load_profile("seed")
+    # A path with a folder, or another suffix, is a path: never a shipped profile's name.
+    for path in ("elsewhere/seed.yaml", "elsewhere/seed", "seed.yml"):
+        with pytest.raises(ProfileError, match=f"no profile file '{path}'"):
+            load_profile(path)
 
 
 

@@ -14,8 +14,9 @@ much to trust it. Deterministic for a seed.
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
 fit_exploiter`, smoothed with the model's `prior`; calibrated `calibrate` times by
 `calibrated_model` against the first profile member on the same deals), then `best_response`
-from the portfolio's profiles on the model's `deals` deals of seed `seed`, searched with seed `seed + refresh`. The TCP bot and the fast engine call it
-with the same counts, so they install the same counter at the same hand.
+from the portfolio's profiles on the model's `deals` deals of seed `seed`, searched with seed
+`seed + refresh`. The TCP bot and the fast engine call it with the same counts, so they install
+the same counter at the same hand.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ What makes it fast:
   (computed once, `training.deals`); the automaton only looks it up.
 * The showdown winner depends only on the cards too: the deal set carries it.
 * A strategy is a kind and 160 numbers (`encode_strategy`): the automaton with a profile (80
-  of them), an exploiter's rules (8 blocks of 20), or a baseline (call, minimum raise, all in, the ACPC example player's random
-  mix). The numbers' layout is named in one place, beside `STRIDE` (`params[base + BLUFF]`), and
+  of them), an exploiter's rules (8 blocks of 20), or a baseline (call, minimum raise, all in,
+  the ACPC example player's random mix). The numbers' layout is named in one place, beside `STRIDE` (`params[base + BLUFF]`), and
   `profile_vector` and `exploiter_vector` pack with the same names. A profile with a preflop
   chart (version 4) has the chart packed after its numbers (`CHART_AT`, `bot.chart.encode_chart`);
   vectors of different lengths meet padded with zeros (`stack_vectors`).
@@ -118,8 +118,8 @@ BLUFF_SIZE = 16    # the bluff's size, in pots from the round's start
 NARROW = 17        # fraction of the opponent's holdings kept when it raised this round (1: off)
 DEFEND_0 = 18      # the defence line (version 3): a fold becomes a call when v >= d0 + d1 price;
 DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
-CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts in
-#                        its vector (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
+CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts
+#                        (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -555,15 +555,15 @@ def _play_ranged(rules, kinds, params, v, rng_state, mix_seed, hand_number, trac
             if has_chart(kind, params[player], round_):
                 code, amount = chart_action(params[player], value, rules, hand, player, mix_seed,
                                             hand_number)
-            if ranged[player]:
-                if hand[PLAN_ROUND + player] != round_:  # the round's first decision: plan
-                    hand[PLAN_ROUND + player] = round_
-                    plan_v[player] = ranged_value(value, params[player],
-                                                  hand[RAISED + 1 - player], holes[player],
-                                                  board, round_, tables, preflop_v,
-                                                  caches[player])
-                value = plan_v[player]
             if code < 0:
+                if ranged[player]:
+                    if hand[PLAN_ROUND + player] != round_:  # the round's first decision: plan
+                        hand[PLAN_ROUND + player] = round_
+                        plan_v[player] = ranged_value(value, params[player],
+                                                      hand[RAISED + 1 - player], holes[player],
+                                                      board, round_, tables, preflop_v,
+                                                      caches[player])
+                    value = plan_v[player]
                 mixed = is_mixed(kind, params[player], round_, value, mix_seed, hand_number,
                                  player)
                 code, amount = fixed_action(kind, params[player], value, rules, hand, player,

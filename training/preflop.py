@@ -269,7 +269,9 @@ def main(argv: list[str] | None = None) -> int:
 
         cfr_plus(solution, args.iterations, report)
         solves.append(solution.average())
-    average = [solves[min(node.actor, len(solves) - 1)][n] for n, node in enumerate(game.nodes)]
+    # with an edge, each node from the solve in which its actor is the one taxed
+    average = [solves[node.actor if args.postflop_edge else 0][n]
+               for n, node in enumerate(game.nodes)]
     strategy = rounded(average)
     average_gap = exploitability(game, average) / 100 * 1000
     chart_gap = exploitability(game, list(strategy)) / 100 * 1000
