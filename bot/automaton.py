@@ -23,6 +23,10 @@ totals now:
 The defence line (version 3): wherever the rules above fold (modes 1 to 3), the bot calls
 instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams.defends`).
 
+Range defence (version 5): facing a bet, wherever the rules above do not raise, the bot calls
+when the percentile of its holding in its own range (`bot.own_range`) is at least
+min(1, a to_call / pot), pot being both totals now, and folds below (`bot.params`).
+
 Mixed play (version 2): at the plan a uniform draw u decides the round's variant. With
 u < slow_play, a hand in mode 3 or 4 checks when nothing is owed (and plays its mode when bet
 into: a check-raise); with u < bluff, a hand in mode 1 bets to S + bluff_size P when nothing is
@@ -36,8 +40,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gambler.bot.params import RoundParams, defence_line
-from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, Action, BettingState, raise_to
+from gambler.errors import GamblerError
+from gambler.bot.params import RoundParams, defence_line, range_defence_share
+from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
+                                      raise_to)
 
 GIVE_UP, WAIT_AND_SEE, RAISE_TO, BET_TO_END = range(4)
 MODE_NAMES = ("give up", "wait and see", "raise to some amount", "bet to the end")
@@ -57,6 +63,7 @@ class RoundPlan:
     bluff_to: int | None = None        # mode 1: bet to this total when nothing is owed
     plain_v: float | None = None       # v against a random hand, when `v` is range-aware
     defend: tuple[float, float] | None = None  # (d0, d1): call a fold when v >= d0 + d1 price
+    range_defence: float | None = None         # a: facing a bet, defend by own-range percentile
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -79,7 +86,7 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
     return RoundPlan(mode, v, params.call_limit(v, start, pot), params.raise_target(v, start, pot),
                      params.price_margin, slow=mixed and mode >= RAISE_TO,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
-                     else None, defend=params.defend)
+                     else None, defend=params.defend, range_defence=params.range_defence)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -110,8 +117,33 @@ def fold_or_defend(plan: RoundPlan, betting: BettingState) -> Action:
     return CALL_ACTION if line is not None and plan.v >= line else FOLD_ACTION
 
 
-def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
-    """The automaton's action for the player to act in `betting` (heads-up)."""
+def defends_by_range(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether this decision is taken by range defence: the plan has it and a bet is owed."""
+    return plan.range_defence is not None \
+        and betting.spent[betting.current_player] < betting.max_spent
+
+
+def plan_range_share(plan: RoundPlan, betting: BettingState) -> float | None:
+    """The share of its range the bot folds to the bet it faces (`range_defence_share`)."""
+    to_call = betting.max_spent - betting.spent[betting.current_player]
+    return range_defence_share(plan.range_defence, to_call, sum(betting.spent))
+
+
+def choose_action(plan: RoundPlan, betting: BettingState,
+                  percentile: float | None = None) -> Action:
+    """The automaton's action for the player to act in `betting` (heads-up). A plan with range
+    defence facing a bet needs the `percentile` of the holding in the bot's own range."""
+    action = _mode_action(plan, betting)
+    if action.kind == RAISE or not defends_by_range(plan, betting):
+        return action
+    if percentile is None:
+        raise GamblerError("range defence facing a bet needs the holding's percentile in the "
+                           "bot's own range (bot.own_range)")
+    return CALL_ACTION if percentile >= plan_range_share(plan, betting) else FOLD_ACTION
+
+
+def _mode_action(plan: RoundPlan, betting: BettingState) -> Action:
+    """The four modes' action (and the defence line's), before range defence."""
     player = betting.current_player
     legal = betting.legal_actions()
     opponent_to = betting.max_spent
@@ -139,14 +171,16 @@ def choose_action(plan: RoundPlan, betting: BettingState) -> Action:
     return raise_to(legal.clamp(target))
 
 
-def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> dict[str, object]:
+def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
+                    percentile: float | None = None) -> dict[str, object]:
     """Why the automaton took `action` in `betting` under `plan`, as (name, value) pairs in the
     order a decision line shows them: v (and `v_range`, the range-aware v the plan used, when
     it used one) and the mode; U, or with price-aware calls the equity
     (1 + v) / 2, the price to_call / (pot + to_call) and the margin; T; the round's mixed
     variant if drawn (slow play, or the bluff's total); the pot (both totals), what is owed,
     the legal raise-to range (None when no raise is legal), the defence line d0 + d1 price
-    when the profile has one and a bet is owed, and the action."""
+    when the profile has one and a bet is owed, with range defence facing a bet the holding's
+    percentile in the bot's own range and the share of it that folds, and the action."""
     player = betting.current_player
     legal = betting.legal_actions()
     to_call = betting.max_spent - betting.spent[player]
@@ -173,6 +207,9 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action) -> d
                              else None)
     if to_call > 0 and plan.defend is not None:
         fields["defend_at"] = plan_defence_line(plan, betting)
+    if defends_by_range(plan, betting) and percentile is not None:
+        fields["percentile"] = percentile
+        fields["folds_below"] = plan_range_share(plan, betting)
     fields["action"] = str(action)
     return fields
 

@@ -43,6 +43,20 @@ A file with `version: 4` may also name, at the top level:
                                  stay in its tree, and by the preflop rules above once they leave
                                  it. The chart's stack and blinds must be the game's.
 
+A file with `version: 5` may also give, per round:
+
+    range_defence: 1.0           a number a >= 0 (default: none). Facing a bet, a hand the
+                                 rules above would not raise with calls when its percentile in
+                                 the bot's own range is at least min(1, a to_call / pot), and
+                                 folds below it (pot: both totals now, the bet included). The own
+                                 range is every holding weighed by the chance that, holding it,
+                                 the bot would have played the hand so far as it did (its rules,
+                                 mixed play and chart; the board's cards removed): what an
+                                 opponent who knows the profile can infer (`bot.own_range`). The
+                                 percentile ranks the holdings by v this round (ties count half).
+                                 With a = 1 this is the minimum defence frequency: a pure bluff
+                                 of the bet's size breaks even. Not with `narrow` in any round.
+
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
 
@@ -73,11 +87,12 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
+_V5_ROUND_KEYS = ("range_defence",)
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
 _METADATA_MAP = ("training",)
-VERSIONS = (1, 2, 3, 4)
+VERSIONS = (1, 2, 3, 4, 5)
 #: Numbers per round in the engine's vector: x y z, a0..a3, b0..b3, levels (0 chips, 1 pot),
 #: price on (0/1), price margin, slow play, bluff, bluff size, narrow (1: off), the defence
 #: line's d0 and d1 (d0 = `NO_DEFENCE`: none).
@@ -111,6 +126,7 @@ class RoundParams:
     mixing: bool = False                         # the file gives the three above: train them
     narrow: float = 1.0                          # the range kept when the opponent raises
     defend: tuple[float, float] | None = None    # (d0, d1): call a fold when v >= d0 + d1 price
+    range_defence: float | None = None           # a: facing a bet, defend the top of the range
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -152,6 +168,15 @@ def defence_line(defend: tuple[float, float] | None, to_call: int, pot: int) -> 
         return None
     d0, d1 = defend
     return d0 + d1 * (to_call / (pot + to_call))
+
+
+def range_defence_share(a: float | None, to_call: int, pot: int) -> float | None:
+    """The share of its own range the bot folds facing a bet (`range_defence`): min(1, a to_call
+    / pot), pot being both totals now, the bet included (None without range defence). With a = 1
+    and a bet of b into a pot P, b / (P + b): the minimum defence frequency's complement."""
+    if a is None:
+        return None
+    return min(1.0, a * to_call / pot)
 
 
 def _mode(thresholds, v: float) -> int:
@@ -204,6 +229,11 @@ class Profile:
     def range_aware(self) -> bool:
         """Whether some round narrows the opponent's range (v is then range-aware)."""
         return any(fraction < 1.0 for fraction in self.keep)
+
+    @cached_property
+    def range_defended(self) -> bool:
+        """Whether some round defends by the percentile in the bot's own range."""
+        return any(round_params.range_defence is not None for round_params in self.rounds)
 
     @classmethod
     def from_vector(cls, values, **metadata) -> Profile:
@@ -312,6 +342,8 @@ class Profile:
                     section["narrow"] = round_params.narrow
             if self.version >= 3 and round_params.defend is not None:
                 section["defend"] = list(round_params.defend)
+            if self.version >= 5 and round_params.range_defence is not None:
+                section["range_defence"] = round_params.range_defence
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -395,7 +427,7 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
         raise ProfileError(f"{source}: unknown key {unknown[0]!r} (expected {', '.join(ROUNDS)} "
                            f"and optional {', '.join(optional)}){hint}")
     round_keys = _ROUND_KEYS + (_V2_ROUND_KEYS if version >= 2 else ()) \
-        + (_V3_ROUND_KEYS if version >= 3 else ())
+        + (_V3_ROUND_KEYS if version >= 3 else ()) + (_V5_ROUND_KEYS if version >= 5 else ())
     rounds = []
     for name in ROUNDS:
         if name not in document:
@@ -407,7 +439,9 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
         for key in section:
             if key not in round_keys:
                 hint = (" (levels and price need version: 2)" if key in _V2_ROUND_KEYS
-                        else " (defend needs version: 3)" if key in _V3_ROUND_KEYS else "")
+                        else " (defend needs version: 3)" if key in _V3_ROUND_KEYS
+                        else " (range_defence needs version: 5)" if key in _V5_ROUND_KEYS
+                        else "")
                 raise ProfileError(f"{source}: {name}: unknown key {key!r} "
                                    f"(expected {', '.join(round_keys)}){hint}")
         for key in _ROUND_KEYS:
@@ -426,7 +460,10 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                   **mixing, mixing=bool(mixing),
                                   narrow=_narrow(section.get("narrow", 1.0), name, source),
                                   defend=(_numbers(section["defend"], 2, f"{name}.defend", source)
-                                          if "defend" in section else None)))
+                                          if "defend" in section else None),
+                                  range_defence=(_fraction(section["range_defence"],
+                                                           f"{name}.range_defence", source, 10.0)
+                                                 if "range_defence" in section else None)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -439,6 +476,12 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
         metadata["training"] = document["training"]
     if "chart" in document:
         metadata["chart"], metadata["chart_path"] = _chart(document["chart"], source, folder)
+    defended = [name for name, round_params in zip(ROUNDS, rounds)
+                if round_params.range_defence is not None]
+    narrowed = [name for name, round_params in zip(ROUNDS, rounds) if round_params.narrow < 1.0]
+    if defended and narrowed:
+        raise ProfileError(f"{source}: {defended[0]}.range_defence cannot be combined with "
+                           f"{narrowed[0]}.narrow (a range-aware v)")
     return Profile(tuple(rounds), version=version, **metadata)
 
 

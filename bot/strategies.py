@@ -23,7 +23,8 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from gambler.bot.automaton import RoundPlan, choose_action, decision_fields, plan_for_state
+from gambler.bot.automaton import (RoundPlan, choose_action, decision_fields, defends_by_range,
+                                   plan_for_state)
 from gambler.bot.chart import (CALL, FOLD, KIND_OF_LETTER, check_game, draw_action, follow,
                                real_action)
 from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action,
@@ -138,6 +139,7 @@ class ProfileStrategy(RoundWinRate):
         self.plans_made = 0
         self.range_plans_made = 0  # plans whose v was range-aware
         self._chart_checked = False  # the chart's game checked against the match's
+        self._own_range = None  # `bot.own_range.OwnRange`, made at the first range defence
 
     def plan_for(self, state: MatchState) -> RoundPlan:
         """The round's plan, made at the first decision of the round and then kept."""
@@ -218,11 +220,22 @@ class ProfileStrategy(RoundWinRate):
         return action, {"chart": path, "class": class_name(class_),
                         "p": float(column[k]), **betting_fields(state), "action": str(action)}
 
+    def percentile(self, plan: RoundPlan, state: MatchState) -> float | None:
+        """The holding's percentile in the bot's own range when range defence decides (a bet
+        owed in a round that has it: `bot.own_range`), else None."""
+        if not defends_by_range(plan, state.betting):
+            return None
+        if self._own_range is None:
+            from gambler.bot.own_range import OwnRange
+            self._own_range = OwnRange(self.profile)
+        return self._own_range.percentile(state)
+
     def act(self, state: MatchState) -> Action:
         charted = self.chart_decision(state)
         if charted is not None:
             return charted[0]
-        return choose_action(self.plan_for(state), state.betting)
+        plan = self.plan_for(state)
+        return choose_action(plan, state.betting, self.percentile(plan, state))
 
     def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
         """The action and why: the chart's (`chart_decision`) if it has one, else the
@@ -231,8 +244,9 @@ class ProfileStrategy(RoundWinRate):
         if charted is not None:
             return charted
         plan = self.plan_for(state)
-        action = choose_action(plan, state.betting)
-        return action, decision_fields(plan, state.betting, action)
+        percentile = self.percentile(plan, state)
+        action = choose_action(plan, state.betting, percentile)
+        return action, decision_fields(plan, state.betting, action, percentile)
 
 
 class ExploiterStrategy(RoundWinRate):

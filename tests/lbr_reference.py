@@ -8,7 +8,10 @@ board (or the matchup table before the flop), and the one-step values are plain 
 The bot's v of each holding comes from the holdings tables, which `tests/test_matchups.py` checks
 bit for bit against `evaluator.win_rate`. A profile's preflop chart is read with `bot.chart`'s
 Python functions (`follow`, `real_action`, `draw_action`, the chart's `strategy` tables) and the
-classes of `evaluator.preflop.class_index`, never the packed arrays the engine plays.
+classes of `evaluator.preflop.class_index`, never the packed arrays the engine plays. A profile
+with range defence (version 5) answers bets by each holding's percentile in its own range, which
+the reference keeps as a second `Range` over every holding (LBR's cards not removed) and ranks
+in plain Python (`own_percentiles`), never with `bot.own_range`.
 """
 
 from __future__ import annotations
@@ -159,8 +162,10 @@ class ReferenceBot:
         v = self.v(holding, round_) if state is None else self.plan_v(holding, state)
         return self.strategy.rounds[round_].mixing_probability(v)
 
-    def action(self, holding, state: BettingState, mixed: bool = False, draw=None):
-        """The action with `holding`: in the round's mixed plan or not (or with a given draw)."""
+    def action(self, holding, state: BettingState, mixed: bool = False, draw=None,
+               percentile=None):
+        """The action with `holding`: in the round's mixed plan or not (or with a given draw);
+        `percentile`: its place in the bot's own range, for range defence."""
         if isinstance(self.strategy, str):
             return baseline_action(self.strategy, state)
         if isinstance(self.strategy, Exploiter):
@@ -169,7 +174,7 @@ class ReferenceBot:
             draw = 0.0 if mixed else 1.0
         plan = plan_for_state(self.strategy.rounds[state.round], self.plan_v(holding, state),
                               state, draw)
-        return choose_action(plan, state)
+        return choose_action(plan, state, percentile)
 
 
 def equities_against(hole, holdings: list, board) -> dict:
@@ -220,7 +225,7 @@ class Range:
         for holding, entry in self.entries.items():
             entry[0] = self.mass(holding)
 
-    def narrow(self, state: BettingState, action) -> None:
+    def narrow(self, state: BettingState, action, percentiles=None) -> None:
         node = self.bot.chart_node(state)
         if node >= 0:  # the chart: each holding weighed by its class's share of the action
             shares = self.bot.chart_shares(state, node, action)
@@ -232,13 +237,16 @@ class Range:
                 chance = self.bot.chance(holding, state.round, state)
                 entry[1:] = [chance, True, chance > 0]
         for holding, entry in self.entries.items():
-            entry[2] = entry[2] and self.bot.action(holding, state, False) == action
-            entry[3] = entry[3] and self.bot.action(holding, state, True) == action
+            percentile = percentiles[holding] if percentiles is not None else None
+            entry[2] = entry[2] and self.bot.action(holding, state, False, None,
+                                                    percentile) == action
+            entry[3] = entry[3] and self.bot.action(holding, state, True, None,
+                                                    percentile) == action
 
     def live(self) -> list:
         return [holding for holding in self.entries if self.mass(holding) > 0]
 
-    def fold_mass(self, holding, after: BettingState) -> float:
+    def fold_mass(self, holding, after: BettingState, percentiles=None) -> float:
         node = self.bot.chart_node(after)
         if node >= 0:  # the chart answers: the class's share of folding
             return self.mass(holding) * self.bot.chart_shares(after, node, FOLD_ACTION)[
@@ -249,9 +257,46 @@ class Range:
             mixed = chance > 0
         folded = 0.0
         for ok, variant, share in ((plain, False, 1 - chance), (mixed, True, chance)):
-            if ok and share > 0 and self.bot.action(holding, after, variant).kind == FOLD:
+            percentile = percentiles[holding] if percentiles is not None else None
+            if ok and share > 0 and self.bot.action(holding, after, variant, None,
+                                                    percentile).kind == FOLD:
                 folded += weight * share
         return folded
+
+
+def own_percentiles(own: Range, round_: int) -> dict:
+    """Each holding's percentile in the bot's own range `own`: the mass of the holdings with a
+    smaller v this round plus half the mass with the same v, over the whole mass; summed in
+    ascending (v, holding index) order, the order the rule fixes."""
+    bot = own.bot
+    ranked = sorted(own.entries, key=lambda holding: (bot.v(holding, round_),
+                                                      holding_index(*holding)))
+    total = 0.0
+    for holding in ranked:
+        total += own.mass(holding)
+    percentiles = {}
+    below = 0.0
+    start = 0
+    while start < len(ranked):
+        v = bot.v(ranked[start], round_)
+        stop = start
+        group = 0.0
+        while stop < len(ranked) and bot.v(ranked[stop], round_) == v:
+            group += own.mass(ranked[stop])
+            stop += 1
+        for holding in ranked[start:stop]:
+            percentiles[holding] = (below + 0.5 * group) / total
+        below += group
+        start = stop
+    return percentiles
+
+
+def defends_by_range(bot: ReferenceBot, state: BettingState) -> bool:
+    """Whether the bot, to act in `state`, answers by range defence: a profile whose round has
+    it, a bet owed, and no chart deciding."""
+    return isinstance(bot.strategy, Profile) \
+        and bot.strategy.rounds[state.round].range_defence is not None \
+        and state.spent[state.current_player] < state.max_spent and bot.chart_node(state) < 0
 
 
 def first_action_of_round(state: BettingState) -> bool:
@@ -260,8 +305,10 @@ def first_action_of_round(state: BettingState) -> bool:
 
 
 def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceBot, hole,
-                    board_now, range_: Range) -> list[tuple[float, object]]:
-    """(value, action) of every action LBR considers, in the order ties are broken."""
+                    board_now, range_: Range, own: Range | None = None
+                    ) -> list[tuple[float, object]]:
+    """(value, action) of every action LBR considers, in the order ties are broken (`own`: the
+    bot's own range, with range defence)."""
     holdings = range_.live()
     masses = {holding: range_.mass(holding) for holding in holdings}
     total = sum(masses.values())
@@ -285,7 +332,9 @@ def one_step_values(state: BettingState, lbr: int, letters: str, bot: ReferenceB
             continue
         previous = target
         after = state.apply(raise_to(target))
-        folds = {holding: range_.fold_mass(holding, after) for holding in holdings}
+        percentiles = own_percentiles(own, state.round) if own is not None \
+            and defends_by_range(bot, after) else None
+        folds = {holding: range_.fold_mass(holding, after, percentiles) for holding in holdings}
         fold_share = sum(folds.values()) / total
         continuing = total - sum(folds.values())
         continuing_equity = (sum((masses[h] - folds[h]) * equities[h] for h in holdings)
@@ -308,6 +357,10 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
     every = [pair for pair in itertools.combinations(range(52), 2)]
     range_ = Range(bot, [pair for pair in every if not set(pair) & set(hole)])
     range_.start_round(0, ())
+    own = None  # with range defence: the bot's range as it sees it (LBR's cards not removed)
+    if isinstance(bot.strategy, Profile) and bot.strategy.range_defended:
+        own = Range(bot, every)
+        own.start_round(0, ())
     actions = []
     sizes = []
     dealt = 0
@@ -317,19 +370,27 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
         if round_ != dealt:
             range_.close_round()
             range_.start_round(round_, board_now)
+            if own is not None:
+                own.close_round()
+                own.start_round(round_, board_now)
             dealt = round_
         assert range_.mass(bot_hole) > 0  # the range always holds the bot's cards
         if state.current_player != lbr:
             node = bot.chart_node(state)
             if node >= 0:
                 action = bot.chart_action(bot_hole, state, node, seed, hand_number)
-            else:
+            percentiles = own_percentiles(own, round_) if own is not None \
+                and defends_by_range(bot, state) else None
+            if node < 0:
                 draw = 1.0
                 if bot.chance(bot_hole, round_, state) > 0:
                     draw = mixing_uniform(seed, hand_number, round_, 1 - lbr)
-                action = bot.action(bot_hole, state, draw=draw)
+                action = bot.action(bot_hole, state, draw=draw, percentile=None
+                                    if percentiles is None else percentiles[bot_hole])
             if not isinstance(bot.strategy, str):
-                range_.narrow(state, action)
+                range_.narrow(state, action, percentiles)
+            if own is not None:
+                own.narrow(state, action, percentiles)
         elif action_sets[round_] == "C":
             action = CALL_ACTION
         else:
@@ -337,7 +398,7 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
             sizes.append((len(live), sum(holding_index(*pair) for pair in live),
                           round(sum(range_.mass(pair) for pair in live) * 1e6)))
             values = one_step_values(state, lbr, action_sets[round_], bot, hole, board_now,
-                                     range_)
+                                     range_, own)
             best_value, action = values[0]
             for value, candidate in values[1:]:
                 if value > best_value:

@@ -27,6 +27,9 @@ from gambler.training.lbr import (ACTION_LETTERS, RAISE_SIZES, ActionSetError, d
 GAME = load_game(NOLIMIT)
 # The default with `chart: preflop` (version 4).
 CHART_PROFILE = str(Path(__file__).resolve().parent / "data" / "profiles" / "v4-chart.yaml")
+RANGE_PROFILE = str(Path(__file__).resolve().parent / "data" / "profiles" / "v5-range.yaml")
+CHART_RANGE_PROFILE = str(Path(__file__).resolve().parent / "data" / "profiles"
+                          / "v5-chart-range.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -94,6 +97,10 @@ def _others(hole, board):
     # stays in its tree, its answer to LBR's preflop raises folds by class, the automaton after.
     (CHART_PROFILE, "FCPA,FCPA,FCPA,FCPA", 30), (CHART_PROFILE, "FCMA,C,C,C", 30),
     (CHART_PROFILE, "FCMQHTPODXA,C,FCPA,C", 16),
+    # Range defence (version 5): the bot answers bets by its holding's percentile in its own
+    # range, which both keep beside LBR's view of it; in every round, and behind a chart.
+    (RANGE_PROFILE, "FCPA,FCPA,FCPA,FCPA", 20), (RANGE_PROFILE, "C,FCMQHTPODXA,FCHA,FCDX", 8),
+    (CHART_RANGE_PROFILE, "FCPA,FCPA,FCPA,FCPA", 16), (CHART_RANGE_PROFILE, "C,FCQHPA,C,FCXA", 10),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its
@@ -103,7 +110,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
     spec = resolve_strategy(strategy)
-    kind, params = encode_strategy(spec)
+    kind, params = encode_strategy(spec, for_lbr=True)
     rules, tables, lookups, arrays = encode_rules(GAME), load_tables(), lbr_tables(), \
         deal_arrays(deal_set)
     preflop_v = lookups.preflop_v

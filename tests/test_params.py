@@ -114,7 +114,7 @@ def test_pot_levels_count_pots_from_the_rounds_start():
 
 @pytest.mark.parametrize("text, message", [
     ("preflop:\n  levels: pot\n", r"v.yaml: preflop: unknown key 'levels'.*need version: 2"),
-    ("version: 5\n", r"v.yaml: version: 5 is not a profile version \(1, 2, 3, 4\)"),
+    ("version: 6\n", r"v.yaml: version: 6 is not a profile version \(1, 2, 3, 4, 5\)"),
     ("version: 2\npreflop:\n  defend: [0, 1]\n",
      r"v.yaml: preflop: unknown key 'defend'.*defend needs version: 3"),
 ])

@@ -120,6 +120,7 @@ DEFEND_0 = 18      # the defence line (version 3): a fold becomes a call when v 
 DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
 CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts
 #                        (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
+RANGE_DEFENCE_AT = CHART_AT + 1  # + r: 1 + round r's range defence a (version 5), 0: none
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -446,6 +447,36 @@ def chart_action(params, value, rules, hand, player, mix_seed, hand_number):
 def has_chart(kind, params, round_):
     """Whether a profile plays this round from a preflop chart (the first round only)."""
     return round_ == 0 and kind == PROFILE and params[CHART_AT] > 0.0
+
+
+@helper
+def range_defence_of(kind, params, round_):
+    """A profile's range defence a in `round_` (`bot.params`), or -1.0: none (or no profile)."""
+    if kind != PROFILE or params[RANGE_DEFENCE_AT + round_] == 0.0:
+        return -1.0
+    return params[RANGE_DEFENCE_AT + round_] - 1.0
+
+
+@helper
+def is_range_defended(kind, params):
+    """Whether a strategy is a profile with range defence in some round."""
+    for round_ in range(4):
+        if range_defence_of(kind, params, round_) >= 0.0:
+            return True
+    return False
+
+
+@helper
+def range_defended(code, amount, defence, to_call, pot, percentile):
+    """(code, raise-to) once range defence `defence` (>= 0) has its say on the automaton's
+    (code, amount) facing a bet of `to_call` (pot: both totals now): a raise stands, anything
+    else calls when the holding's `percentile` in the bot's own range is at least
+    min(1, defence to_call / pot) and folds below (`bot.automaton.choose_action`)."""
+    if code == RAISE_CODE:
+        return code, amount
+    if percentile >= min(1.0, defence * to_call / pot):
+        return CALL_CODE, 0
+    return FOLD_CODE, 0
 
 
 @helper
@@ -875,6 +906,8 @@ def profile_vector(profile) -> np.ndarray:
         vector[base + NARROW] = numbers.narrow
         defend = numbers.defend if numbers.defend is not None else (NO_DEFENCE, 0.0)
         vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
+        if numbers.range_defence is not None:
+            vector[RANGE_DEFENCE_AT + round_] = 1.0 + numbers.range_defence
     chart = profile.preflop_chart
     if chart is not None:
         vector[CHART_AT] = STRATEGY_NUMBERS
@@ -907,9 +940,11 @@ def exploiter_vector(exploiter) -> np.ndarray:
     return vector
 
 
-def encode_strategy(spec) -> tuple[int, np.ndarray]:
+def encode_strategy(spec, for_lbr: bool = False) -> tuple[int, np.ndarray]:
     """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, a shipped exploiter's name or
-    an `Exploiter` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`)."""
+    an `Exploiter` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`). A profile
+    with range defence is LBR's only (`for_lbr`): the engine's hands do not track the bot's own
+    range yet."""
     from gambler.bot.exploiters import Exploiter, load_exploiter, shipped_exploiter_names
 
     if isinstance(spec, str):
@@ -933,4 +968,8 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
                           "gambler-exploit, gambler-train's pools, gambler and gambler-report "
                           "take one; LBR needs a single strategy (name one of its members: "
                           f"{', '.join(spec.members)})")
+    if spec.range_defended and not for_lbr:
+        raise EngineError(f"{spec.name or 'the profile'} defends by its own range (range_defence):"
+                          " the fast engine does not play that yet; gambler, gambler-match "
+                          "--engine dealer and gambler-lbr do")
     return PROFILE, profile_vector(spec)

@@ -82,10 +82,12 @@ from gambler.training.engine import (ACTIONS, AMOUNTS, CALL_CODE, CHART_AT, ENDE
                                      HAND_STATE_SIZE, KINDS, MAX_SPENT, PLAN_ROUND, PROFILE,
                                      RAISE_CODE, RAISED, RANDOM, ROUND, SPENT, DealArrays,
                                      adjusted_payoff_of, apply_action, chart_action, fixed_action,
-                                     has_chart, is_mixed, is_range_aware, mixing_probability,
-                                     narrow_fractions, payoff_of, player_to_act, raise_range,
-                                     random_action, random_fold_probability, record_and_apply,
-                                     start_hand)
+                                     has_chart, is_mixed, is_range_aware, is_range_defended,
+                                     mixing_probability, narrow_fractions, payoff_of,
+                                     player_to_act, raise_range, random_action,
+                                     random_fold_probability, range_defence_of, range_defended,
+                                     record_and_apply, start_hand)
+from gambler.bot.own_range import range_percentiles
 
 # An action set is an int64 of these bits. The first five keep the values they had before the
 # other sizes came, so sets parsed then (and stored in training runs) mean the same now.
@@ -192,6 +194,10 @@ class LbrWork(NamedTuple):
     cache_v: np.ndarray    # float64[2, 1326]: range-aware v of two plans (`_round_values`)
     cache_key: np.ndarray  # int64[3]: their keys (-1: empty) and the slot to fill next
     shares: np.ndarray     # float64[169]: a preflop chart's probability of an action, by class
+    own: np.ndarray        # float64[4, 1326]: with range defence, the bot's own range (rows as
+    #                        range_, without LBR's cards: `bot.own_range`)
+    percentiles: np.ndarray  # float64[1326]: each holding's percentile in `own` (its masses
+    #                          first: `_own_percentiles`)
 
 
 @helper
@@ -201,7 +207,8 @@ def _new_work():
                    np.empty(HAND_STATE_SIZE, dtype=np.int64),
                    np.zeros((4, HOLDINGS), dtype=np.float64), np.zeros(HOLDINGS, dtype=np.float64),
                    np.empty((2, HOLDINGS), dtype=np.float64), np.empty(3, dtype=np.int64),
-                   np.empty(CLASS_COUNT, dtype=np.float64))
+                   np.empty(CLASS_COUNT, dtype=np.float64),
+                   np.zeros((4, HOLDINGS), dtype=np.float64), np.empty(HOLDINGS, dtype=np.float64))
 
 
 # --- the range --------------------------------------------------------------------------------
@@ -295,16 +302,39 @@ def _remove_cards(range_, holding_cards, cards, count):
 
 
 @helper
-def _narrow(range_, kind, params, values, rules, hand, bot, code, amount):
+def _bot_action(kind, params, value, rules, hand, bot, mixed, defence, percentile):
+    """(code, raise-to) of the bot with v `value` in `hand`: its rules (`fixed_action`), then,
+    with range `defence` (>= 0) facing a bet, range defence at `percentile`."""
+    code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
+    if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
+        return range_defended(code, amount, defence, hand[MAX_SPENT] - hand[SPENT + bot],
+                              hand[SPENT] + hand[SPENT + 1], percentile)
+    return code, amount
+
+
+@helper
+def _own_percentiles(own, values, percentiles):
+    """percentiles[h]: holding h's percentile in the bot's own range `own`, ranked by `values`
+    (`bot.own_range.range_percentiles`)."""
+    masses = np.empty(own.shape[1], dtype=np.float64)
+    for index in range(own.shape[1]):
+        masses[index] = _mass(own, index)
+    range_percentiles(masses, values, percentiles)
+
+
+@helper
+def _narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence, percentiles):
     """Keep, for each holding and plan variant, whether the bot would have taken (code, amount)
-    here (`values`: each holding's v for the round's plan)."""
+    here (`values`: each holding's v for the round's plan; with range `defence` >= 0, each
+    holding's `percentiles` in the bot's own range)."""
     for index in range(range_.shape[1]):
         if range_[WEIGHT, index] > 0.0:
             value = values[index]
             for row, mixed in ((PLAIN, False), (MIXED, True)):
                 if range_[row, index] > 0.0:
-                    their_code, their_amount = fixed_action(kind, params, value, rules, hand,
-                                                            bot, mixed)
+                    their_code, their_amount = _bot_action(kind, params, value, rules, hand,
+                                                           bot, mixed, defence,
+                                                           percentiles[index])
                     if their_code != code or (code == RAISE_CODE and their_amount != amount):
                         range_[row, index] = 0.0
 
@@ -426,12 +456,13 @@ def _equities(tables, lbr_tables, hole, board, visible, range_, equity):
 
 @helper
 def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot, to_call, wp,
-                 holding_class):
+                 holding_class, defence):
     """The one-step value of LBR raising to `target` from `work.hand` (item 3 of the module
     docstring; `work.scratch` receives the hand after the raise). `values`: each holding's v for
     the bot's answer; `fresh_plan`: the answer is a range-aware bot's first decision of the round,
     whose plan (and mixing chance) follows from `values`. A bot answering from its preflop
-    chart folds each holding with its class's fold share (`holding_class`)."""
+    chart folds each holding with its class's fold share (`holding_class`); one with range
+    `defence` (>= 0 in this round) answers by each holding's `work.percentiles`."""
     hand, scratch, range_, equity = work.hand, work.scratch, work.range_, work.equity
     bot = 1 - lbr
     scratch[:] = hand
@@ -464,8 +495,8 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
                                               (MIXED, True, chance)):
                         # (a fresh plan: no action of the round yet, so both are possible)
                         if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
-                            code, _ = fixed_action(kind, params, value, rules, scratch, bot,
-                                                   mixed)
+                            code, _ = _bot_action(kind, params, value, rules, scratch, bot,
+                                                  mixed, defence, work.percentiles[index])
                             if code == FOLD_CODE:
                                 folded += range_[WEIGHT, index] * share
                 total += mass
@@ -496,7 +527,8 @@ def raise_size_target(size_bit, numerator, denominator, bet, pot, to_call, low, 
 
 
 @helper
-def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, holding_class):
+def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, holding_class,
+                  preflop_v, holding_v):
     """LBR's (code, raise-to) in `work.hand`: the action of best one-step value (module
     docstring), against the range `work.range_` with LBR's equities `work.equity`."""
     hand, range_, equity = work.hand, work.range_, work.equity
@@ -522,6 +554,10 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
     low, high = raise_range(rules, hand, lbr)
     if low < 0:
         return best_code, best_amount
+    defence = range_defence_of(kind, params, hand[ROUND])
+    if defence >= 0.0:  # the bot's answer to any raise: by its percentile in its own range
+        _own_percentiles(work.own, _plain_values(preflop_v, holding_v, hand[ROUND]),
+                         work.percentiles)
     previous = -1
     for size_bit, numerator, denominator in RAISE_SIZES:  # smallest first: ties keep the smaller
         if not actions & size_bit:
@@ -531,7 +567,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
             continue
         previous = target
         value = _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot,
-                             to_call, wp, holding_class)
+                             to_call, wp, holding_class, defence)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -576,6 +612,11 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     _remove_cards(range_, holding_cards, hole, 2)
     values = preflop_v
     _start_round(range_, kind, params, values, 0)
+    own = work.own  # with range defence: the bot's range as it sees it (no LBR cards removed)
+    defended = is_range_defended(kind, params)
+    if defended:
+        own[WEIGHT, :] = 1.0
+        _start_round(own, kind, params, values, 0)
     dealt_round = 0
     equity_round = -1
     traced = 0
@@ -587,6 +628,10 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
             _remove_cards(range_, holding_cards, board, 2 + round_)
             values = holding_v[round_ - 1]
             _start_round(range_, kind, params, values, round_)
+            if defended:
+                _close_round(own)
+                _remove_cards(own, holding_cards, board, 2 + round_)
+                _start_round(own, kind, params, values, round_)
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
@@ -609,10 +654,22 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                                                 hand_number)
                     _chart_shares(params, node, rules, hand, bot, code, amount, work.shares)
                     _narrow_by_chart(range_, lbr_tables.holding_class, work.shares)
+                    if defended:
+                        _narrow_by_chart(own, lbr_tables.holding_class, work.shares)
                 else:
+                    defence = range_defence_of(kind, params, round_)
+                    if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
+                        _own_percentiles(own, values, work.percentiles)
+                    else:
+                        defence = -1.0
                     mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
-                    code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
-                    _narrow(range_, kind, params, values, rules, hand, bot, code, amount)
+                    code, amount = _bot_action(kind, params, value, rules, hand, bot, mixed,
+                                               defence, work.percentiles[bot_index])
+                    _narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence,
+                            work.percentiles)
+                    if defended:
+                        _narrow(own, kind, params, values, rules, hand, bot, code, amount,
+                                defence, work.percentiles)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False
@@ -643,7 +700,8 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                                        holding_v, board, tables, cache_v, cache_key)
                 fresh_plan = True
             code, amount = _lbr_decision(kind, params, answer, fresh_plan, rules, lbr,
-                                         action_sets[round_], work, lbr_tables.holding_class)
+                                         action_sets[round_], work, lbr_tables.holding_class,
+                                         preflop_v, holding_v)
             if code == RAISE_CODE and line[0] < 0:
                 line[0] = round_
                 line[1] = 1 if hand[SPENT + lbr] < hand[MAX_SPENT] else 0
@@ -772,7 +830,7 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
 
     action_sets = parse_action_sets(actions, game.num_rounds)
     deals = deals if deals is not None else LbrDeals(seed, hands)
-    kind, params = encode_strategy(strategy)
+    kind, params = encode_strategy(strategy, for_lbr=True)
     rules = encode_rules(game)
     check_chart(kind, params, rules)
     tables = load_tables()
