@@ -47,7 +47,9 @@ def range_percentiles(masses, values, out):
     ranked by `values` (float64[1326]: v, NaN for holdings that meet the board, whose mass must
     be 0): (mass with a smaller v + half the mass with an equal v) / total mass. The holdings are
     swept in ascending (v, index) order and every sum is taken in that order, so the numba and
-    Python callers get the same bits. A range of no mass leaves `out` at 0."""
+    Python callers get the same bits. A range of no mass (the bot's actions explained by no
+    holding: never with exact v, as the bot's own cards always explain them) gives NaN: no
+    percentile, and the four modes decide (`bot.automaton.choose_action`)."""
     keys = np.empty(values.shape[0], dtype=np.float64)
     for index in range(values.shape[0]):
         keys[index] = _OFF_BOARD_KEY if np.isnan(values[index]) else values[index]
@@ -55,9 +57,10 @@ def range_percentiles(masses, values, out):
     total = 0.0
     for position in range(order.shape[0]):
         total += masses[order[position]]
-    out[:] = 0.0
     if total <= 0.0:
+        out[:] = np.nan
         return
+    out[:] = 0.0
     below = 0.0
     start = 0
     while start < order.shape[0]:

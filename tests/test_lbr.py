@@ -110,7 +110,7 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
     spec = resolve_strategy(strategy)
-    kind, params = encode_strategy(spec, for_lbr=True)
+    kind, params = encode_strategy(spec)
     rules, tables, lookups, arrays = encode_rules(GAME), load_tables(), lbr_tables(), \
         deal_arrays(deal_set)
     preflop_v = lookups.preflop_v

@@ -1,8 +1,9 @@
 """Range defence (version 5, `bot.own_range`): the percentile rule on hand-worked ranges, the TCP
-bot against LBR's model of it decision for decision, the profile key's errors and the engine's
-refusal."""
+bot against LBR's model of it decision for decision and against the fast engine's loop
+(`training.defended`) hand for hand, and the profile key's errors."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,16 +12,20 @@ from acpc_support import NOLIMIT
 from gambler.bot.automaton import _mode_action, plan_for_state
 from gambler.bot.own_range import OwnRange, range_percentiles
 from gambler.bot.params import ProfileError, load_profile, parse_profile, range_defence_share
-from gambler.bot.strategies import ProfileStrategy
+from gambler.bot.strategies import ProfileStrategy, resolve_strategy
 from gambler.evaluator.holdings import HOLDINGS, holding_index
 from gambler.evaluator.tables import load_tables
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import Action
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import cached_deal_set, cached_holding_rates
-from gambler.training.engine import (CALL_CODE, FOLD_CODE, RAISE_CODE, EngineError, encode_rules,
-                                     encode_strategy)
+from gambler.training.defended import deal_set_holding_rates
+from gambler.training.engine import (CALL_CODE, EXPLOITER, FOLD_CODE, RAISE_CODE, EngineError,
+                                     encode_rules, encode_strategy, play_deals, play_hand,
+                                     play_population, stack_vectors)
 from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action_sets
+from gambler.evaluator.rng import stream_seed
+from test_engine import python_hand, table_strategy
 
 NL = load_game(NOLIMIT)
 DATA = Path(__file__).resolve().parent / "data" / "profiles"
@@ -90,7 +95,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
     spec = load_profile(profile)
-    kind, params = encode_strategy(spec, for_lbr=True)
+    kind, params = encode_strategy(spec)
     rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
         deal_arrays(deal_set)
     sets = parse_action_sets(actions)
@@ -152,11 +157,101 @@ def test_the_key_needs_version_5_a_number_and_no_narrow():
         parse_profile(narrowed, "x.yaml")
 
 
-def test_the_fast_engine_refuses_it_and_lbr_takes_it():
-    spec = load_profile(RANGE_PROFILE)
-    with pytest.raises(EngineError, match="defends by its own range"):
-        encode_strategy(spec)
-    kind, params = encode_strategy(spec, for_lbr=True)
-    assert params[81] == 1.8 and params[82] == 2.0  # 1 + a per round
-    plain = encode_strategy(load_profile("default"))[1]
-    assert not plain[81:85].any()
+def test_the_profile_packs_one_plus_a_per_round():
+    params = encode_strategy(load_profile(RANGE_PROFILE))[1]
+    assert params[81] == 1.8 and params[82] == params[83] == params[84] == 2.0
+    assert not encode_strategy(load_profile("default"))[1][81:85].any()
+
+
+@pytest.fixture(scope="module")
+def held_deals(tmp_path_factory):
+    import os
+    os.environ["GAMBLER_DEALS"] = str(tmp_path_factory.getbasetemp() / "deals")
+    deal_set, _ = cached_deal_set(13, 0, 60)
+    return deal_set, deal_set_holding_rates(13, 0, 60)
+
+
+@pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default"), ("prober", RANGE_PROFILE),
+                                  (RANGE_PROFILE, CHART_RANGE_PROFILE), ("raise", RANGE_PROFILE),
+                                  (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE)])
+def test_engine_hands_equal_tcp_hands_with_range_defence(held_deals, pair):
+    """The engine's loop for range defence (`training.defended`: the own range in rows)
+    against the TCP bot (`bot.own_range`), action for action and chip for chip."""
+    deals, holding_v = held_deals
+    rules = encode_rules(NL)
+    encoded = [encode_strategy(resolve_strategy(name)) for name in pair]
+    kinds = np.array([kind for kind, _ in encoded])
+    params = stack_vectors([vector for _, vector in encoded])
+    decided = 0
+    for i in range(len(deals)):
+        deal = deals.slice(i, i + 1)
+        v_of_hole = {tuple(int(c) for c in deal.holes[0, p]): deal.v[0, p] for p in range(2)}
+        strategies = [table_strategy(name, v_of_hole) for name in pair]
+        state, payoffs = python_hand(NL, strategies, None, SimpleNamespace(
+            holes=deal.holes[0], boards=deal.boards[0]), i)
+        trace = np.full((64, 3), -1, dtype=np.int64)
+        ours, _ = play_hand(rules, kinds, params, deal.v[0], deal.outcomes[0],
+                            np.uint64(stream_seed(0, i)), trace, 0, i, holes=deal.holes[0],
+                            board=deal.boards[0], holding_v=holding_v[i])
+        replay = BettingState.start(NL)
+        for _, code, amount in (row for row in trace if row[0] >= 0):
+            replay = replay.apply(Action("fcr"[code], int(amount) if code == 2 else 0))
+        assert replay.betting_string() == state.betting_string(), i
+        assert ours == payoffs[0], i
+        decided += sum(strategy._own_range is not None for strategy in strategies
+                       if isinstance(strategy, ProfileStrategy))
+    assert decided >= 5  # hands in which range defence decided something
+
+
+def test_whole_deal_sets_play_as_hand_by_hand_and_population_as_pairs(held_deals):
+    """`play_deals` (all cores, blocks of deals) gives each hand's `play_hand` chips, and
+    `play_population` each member's `play_deals`; without the holdings' v: a clear error."""
+    deals, holding_v = held_deals
+    rules = encode_rules(NL)
+    kind_a, params_a = encode_strategy(load_profile(RANGE_PROFILE))
+    for spec in ("prober", CHART_RANGE_PROFILE):
+        kind_b, params_b = encode_strategy(resolve_strategy(spec))
+        results = np.zeros((len(deals), 2), dtype=np.int64)
+        adjusted = np.zeros((len(deals), 2))
+        play_deals(rules, kind_a, params_a, kind_b, params_b, deals.v, deals.outcomes,
+                   deals.allin_equity, 5, 0, results, adjusted, deals.holes, deals.boards,
+                   holding_v=holding_v)
+        params = stack_vectors([params_a, params_b])
+        for i in range(len(deals)):
+            for order in range(2):
+                kinds = np.array([kind_a, kind_b])[[order, 1 - order]]
+                chips, _ = play_hand(rules, kinds, params[[order, 1 - order]], deals.v[i],
+                                     deals.outcomes[i], np.uint64(stream_seed(5, 2 * i + order)),
+                                     np.empty((0, 3), dtype=np.int64), 5, 2 * i + order,
+                                     holes=deals.holes[i], board=deals.boards[i],
+                                     holding_v=holding_v[i])
+                assert results[i, order] == (chips if order == 0 else -chips)
+    population = np.stack([encode_strategy("prober")[1], encode_strategy("sizer")[1]])
+    raw = np.zeros((2, len(deals), 2), dtype=np.int64)
+    play_population(rules, EXPLOITER, population, kind_a, params_a, deals.v, deals.outcomes,
+                    deals.allin_equity, 5, 0, raw, np.zeros((2, len(deals), 2)), deals.holes,
+                    deals.boards, holding_v=holding_v)
+    for member, name in enumerate(("prober", "sizer")):
+        single = np.zeros((len(deals), 2), dtype=np.int64)
+        play_deals(rules, EXPLOITER, population[member], kind_a, params_a, deals.v,
+                   deals.outcomes, deals.allin_equity, 5, 0, single, np.zeros((len(deals), 2)),
+                   deals.holes, deals.boards, holding_v=holding_v)
+        assert (raw[member] == single).all(), name
+    with pytest.raises(EngineError, match="needs the deals' cards and every holding's v"):
+        play_deals(rules, kind_a, params_a, kind_b, params_b, deals.v, deals.outcomes,
+                   deals.allin_equity, 5, 0, results, adjusted, deals.holes, deals.boards)
+
+
+def test_a_range_no_holding_explains_leaves_the_modes_action():
+    """A raise to 250 is none of the chart's sizes as the small blind opens (200, 300, ...), so
+    no holding explains it and the own range has no mass: no percentile (NaN), and the four
+    modes' action stands (the bot's real actions always come from some holding: its own)."""
+    spec = load_profile(CHART_RANGE_PROFILE)
+    state = BettingState.start(NL)
+    for action in (Action("r", 250), Action("c"), Action("r", 400)):
+        state = state.apply(action)
+    match = MatchState(1, 12, state, ((), (48, 1)), (41, 22, 2))
+    assert np.isnan(OwnRange(spec).percentile(match))
+    action, fields = ProfileStrategy(spec).act_and_explain(match)
+    plan = plan_for_state(spec.rounds[1], fields["v"], state, 1.0)
+    assert np.isnan(fields["percentile"]) and action == _mode_action(plan, state)

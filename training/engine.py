@@ -471,8 +471,9 @@ def range_defended(code, amount, defence, to_call, pot, percentile):
     """(code, raise-to) once range defence `defence` (>= 0) has its say on the automaton's
     (code, amount) facing a bet of `to_call` (pot: both totals now): a raise stands, anything
     else calls when the holding's `percentile` in the bot's own range is at least
-    min(1, defence to_call / pot) and folds below (`bot.automaton.choose_action`)."""
-    if code == RAISE_CODE:
+    min(1, defence to_call / pot) and folds below (`bot.automaton.choose_action`; a NaN
+    percentile, from a range of no mass, leaves the action as it was)."""
+    if code == RAISE_CODE or np.isnan(percentile):
         return code, amount
     if percentile >= min(1.0, defence * to_call / pot):
         return CALL_CODE, 0
@@ -652,18 +653,30 @@ def _range_context(kinds_and_params, holes, boards, preflop_v):
 
 
 def play_hand(rules, kinds, params, v, outcome, rng_state, trace, mix_seed=0, hand_number=0,
-              holes=None, board=None, preflop_v=None):
+              holes=None, board=None, preflop_v=None, holding_v=None):
     """Play one hand; returns (payoff to position 0, rng state).
 
     rules: int64[19] from `encode_rules`; kinds[p], params[p] the strategy at position p;
     v[p, r] the win rate of position p's cards in round r; outcome: +1 if position 0 has the
     better hand at showdown, -1 if worse, 0 for a tie. `trace` (int64[n, 3] or empty) receives
     (round, action code, raise-to) per action. Mixed play draws from (mix_seed, hand_number).
-    A range-aware profile also needs the deal's cards: holes uint8[2, 2], board uint8[5].
+    A range-aware profile also needs the deal's cards: holes uint8[2, 2], board uint8[5]; a
+    profile with range defence those and `holding_v` (float64[3, 1326], every holding's v on
+    the board's flop, turn and river).
     """
     params = stack_vectors(params)
     for kind, numbers in zip(kinds, params):
         check_chart(kind, numbers, rules)
+    if _any_defended(zip(kinds, params)):
+        if holes is None or board is None or holding_v is None:
+            raise EngineError("a profile with range defence needs the deal's cards and every "
+                              "holding's v on its board: pass holes, board and holding_v")
+        from gambler.training.defended import defended_hand_kernel, holdings_tables
+        return defended_hand_kernel(rules, np.asarray(kinds, dtype=np.int64), params, v, outcome,
+                                    rng_state, trace, mix_seed, hand_number,
+                                    np.asarray(holes, dtype=np.uint8),
+                                    np.asarray(board, dtype=np.uint8), holding_v,
+                                    *holdings_tables())
     holes_, boards_, tables, preflop_v = _range_context(
         zip(kinds, params), None if holes is None else np.asarray(holes)[None],
         None if board is None else np.asarray(board)[None], preflop_v)
@@ -768,12 +781,22 @@ def _population_kernel(rules, kinds, population, opponent, deals, seed, first_de
 
 
 def play_population(rules, kind, population, kind_b, params_b, v, outcomes, allin_equity, seed,
-                    first_deal, results, adjusted, holes=None, boards=None, cache_b=None):
+                    first_deal, results, adjusted, holes=None, boards=None, cache_b=None,
+                    holding_v=None):
     """`play_deals` for many strategies A of one `kind` (`population[k]`: the k-th one's
     numbers) against one B, over all cores, one member per thread at a time:
     `results[k, i]` and `adjusted[k, i]` are member k's chips on deal `first_deal + i`, as
     `play_deals` gives them (identical results). `gambler-exploit` scores its candidates so."""
     population = np.ascontiguousarray(population, dtype=np.float64)
+    if _any_defended(((kind, population[0]), (kind_b, params_b))):
+        from gambler.training.defended import defended_population_kernel, holdings_tables
+        rules, kinds, params, deals = _defended_arguments(
+            rules, kind, population[0], kind_b, params_b, v, outcomes, allin_equity, holes,
+            boards, holding_v)
+        defended_population_kernel(rules, kinds, _padded(population, params.shape[1]),
+                                   params[1], deals, holding_v, seed, first_deal, results,
+                                   adjusted, *holdings_tables())
+        return
     arguments = _kernel_arguments(rules, kind, population[0], kind_b, params_b, v, outcomes,
                                   allin_equity, seed, first_deal, results[0], adjusted[0], holes,
                                   boards, None, None, cache_b)
@@ -785,7 +808,7 @@ def play_population(rules, kind, population, kind_b, params_b, v, outcomes, alli
 
 def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
                first_deal, results, adjusted, holes=None, boards=None, preflop_v=None,
-               cache_a=None, cache_b=None):
+               cache_a=None, cache_b=None, holding_v=None):
     """`results[i] = (A's chips at position 0, at position 1)` for deal `first_deal + i`, and
     the same all-in adjusted in `adjusted[i]` (float64).
 
@@ -795,7 +818,12 @@ def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equ
     also needs the deals' cards (a deal set's `holes` uint8[n, 2, 2] and `boards` uint8[n, 5]);
     `cache_a`, `cache_b` (`range_cache(n)`, kept between calls on the same deals) save its
     range-aware v for the next call: valid for one `narrow` setting, the results are the same.
+    A profile with range defence needs the cards too, and `holding_v` (float64[n, 3, 1326]:
+    `training.defended.deal_set_holding_rates`): its hands are `training.defended`'s.
     """
+    if _defended_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                       seed, first_deal, results, adjusted, holes, boards, holding_v):
+        return
     _deals_kernel(*_kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes,
                                      allin_equity, seed, first_deal, results, adjusted, holes,
                                      boards, preflop_v, cache_a, cache_b))
@@ -803,12 +831,51 @@ def play_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equ
 
 def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
                         seed, first_deal, results, adjusted, holes=None, boards=None,
-                        preflop_v=None, cache_a=None, cache_b=None):
+                        preflop_v=None, cache_a=None, cache_b=None, holding_v=None):
     """`play_deals` over all cores (numba threads, blocks of 1,024 deals); identical results."""
+    if _defended_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                       seed, first_deal, results, adjusted, holes, boards, holding_v):
+        return
     _deals_kernel_parallel(*_kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v,
                                               outcomes, allin_equity, seed, first_deal, results,
                                               adjusted, holes, boards, preflop_v, cache_a,
                                               cache_b))
+
+
+def _any_defended(kinds_and_params) -> bool:
+    """Whether a strategy is a profile with range defence (`training.defended` plays it)."""
+    return any(is_range_defended(kind, np.asarray(params)) for kind, params in kinds_and_params)
+
+
+def _defended_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,
+                        holes, boards, holding_v):
+    """(rules, kinds, params, deals) for `training.defended`'s kernels, once the deals' cards
+    and holdings' v are there (else an `EngineError` that says what to pass)."""
+    if holes is None or boards is None or holding_v is None:
+        raise EngineError("a profile with range defence needs the deals' cards and every "
+                          "holding's v on their boards: pass holes, boards and holding_v "
+                          "(training.defended.deal_set_holding_rates)")
+    params_a, params_b = (np.asarray(params_a, dtype=np.float64),
+                          np.asarray(params_b, dtype=np.float64))
+    for kind, numbers in ((kind_a, params_a), (kind_b, params_b)):
+        check_chart(kind, numbers, rules)
+    return (rules, np.array((kind_a, kind_b), dtype=np.int64), stack_vectors((params_a, params_b)),
+            DealArrays(v, outcomes, allin_equity, holes, boards))
+
+
+def _defended_deals(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
+                    first_deal, results, adjusted, holes, boards, holding_v) -> bool:
+    """Play the deals with `training.defended` if a strategy has range defence (True), else
+    leave them to the plain kernels (False)."""
+    if not _any_defended(((kind_a, params_a), (kind_b, params_b))):
+        return False
+    from gambler.training.defended import defended_deals_kernel, holdings_tables
+    rules, kinds, params, deals = _defended_arguments(rules, kind_a, params_a, kind_b, params_b,
+                                                      v, outcomes, allin_equity, holes, boards,
+                                                      holding_v)
+    defended_deals_kernel(rules, kinds, params, _seated(params), deals, holding_v, seed,
+                          first_deal, results, adjusted, *holdings_tables())
+    return True
 
 
 def _kernel_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity, seed,
@@ -940,11 +1007,9 @@ def exploiter_vector(exploiter) -> np.ndarray:
     return vector
 
 
-def encode_strategy(spec, for_lbr: bool = False) -> tuple[int, np.ndarray]:
+def encode_strategy(spec) -> tuple[int, np.ndarray]:
     """(kind, `STRATEGY_NUMBERS` parameters) for a baseline name, a shipped exploiter's name or
-    an `Exploiter` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`). A profile
-    with range defence is LBR's only (`for_lbr`): the engine's hands do not track the bot's own
-    range yet."""
+    an `Exploiter` (`exploiter_vector`), or a `bot.params.Profile` (`profile_vector`)."""
     from gambler.bot.exploiters import Exploiter, load_exploiter, shipped_exploiter_names
 
     if isinstance(spec, str):
@@ -968,8 +1033,4 @@ def encode_strategy(spec, for_lbr: bool = False) -> tuple[int, np.ndarray]:
                           "gambler-exploit, gambler-train's pools, gambler and gambler-report "
                           "take one; LBR needs a single strategy (name one of its members: "
                           f"{', '.join(spec.members)})")
-    if spec.range_defended and not for_lbr:
-        raise EngineError(f"{spec.name or 'the profile'} defends by its own range (range_defence):"
-                          " the fast engine does not play that yet; gambler, gambler-match "
-                          "--engine dealer and gambler-lbr do")
     return PROFILE, profile_vector(spec)

@@ -90,6 +90,26 @@ def _range_cache_for(deals: DealSet, kind: int, params: np.ndarray, start: int, 
     return kept(_RANGE_CACHES, key, lambda: range_cache(len(deals)))[start:stop]
 
 
+_HOLDING_RATES: dict[tuple, np.ndarray] = {}
+
+
+def _holding_rates_for(deals: DealSet, pairs, start: int, stop: int):
+    """Deals start .. stop - 1 of every holding's v on the deal set's boards, when some pair
+    has a profile with range defence (`training.defended`), else None. Kept for the set's two
+    latest uses in this process (about 32 KB a deal)."""
+    from gambler.training.engine import is_range_defended
+
+    if not any(is_range_defended(kind, np.asarray(params))
+               for kind_a, params_a, kind_b, params_b in pairs
+               for kind, params in ((kind_a, params_a), (kind_b, params_b))):
+        return None
+    from gambler.training.defended import deal_set_holding_rates
+
+    key = (deals.seed, deals.first_deal, len(deals))
+    rates = kept(_HOLDING_RATES, key, lambda: deal_set_holding_rates(*key), limit=2)
+    return rates[start:stop]
+
+
 class Chips(NamedTuple):
     """A's chips per deal (both hands of each duplicate pair) against one opponent."""
 
@@ -107,6 +127,7 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
         path = deals
         deals = kept(_WORKER_DEALS, path, lambda: DealSet.load(path))
     part = deals.slice(start, stop)
+    holding_v = _holding_rates_for(deals, pairs, start, stop)
     results = []
     for kind_a, params_a, kind_b, params_b in pairs:
         chips = np.zeros((stop - start, 2), dtype=np.int64)
@@ -114,7 +135,8 @@ def _play_chunk(deals: DealSet | str, start: int, stop: int, rules, pairs, seed:
         play_deals(rules, kind_a, params_a, kind_b, params_b, part.v, part.outcomes,
                    part.allin_equity, seed, part.first_deal, chips, adjusted, part.holes,
                    part.boards, cache_a=_range_cache_for(deals, kind_a, params_a, start, stop),
-                   cache_b=_range_cache_for(deals, kind_b, params_b, start, stop))
+                   cache_b=_range_cache_for(deals, kind_b, params_b, start, stop),
+                   holding_v=holding_v)
         results.append(Chips(chips.sum(axis=1), adjusted.sum(axis=1)))
     return results
 

@@ -76,18 +76,19 @@ from gambler.training.evaluate import Score, score_pairs
 from gambler.evaluator.holdings import _index_of
 from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_v,
                                          narrowed_range, narrowing_rounds)
-from gambler.bot.chart import (CLASS_COUNT, packed_action_count, packed_follow,
-                               packed_real_action, packed_share, raise_target)
-from gambler.training.engine import (ACTIONS, AMOUNTS, CALL_CODE, CHART_AT, ENDED, FOLD_CODE,
-                                     HAND_STATE_SIZE, KINDS, MAX_SPENT, PLAN_ROUND, PROFILE,
-                                     RAISE_CODE, RAISED, RANDOM, ROUND, SPENT, DealArrays,
-                                     adjusted_payoff_of, apply_action, chart_action, fixed_action,
-                                     has_chart, is_mixed, is_range_aware, is_range_defended,
+from gambler.bot.chart import CLASS_COUNT, raise_target
+from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
+                                     PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
+                                     DealArrays, adjusted_payoff_of, apply_action, chart_action,
+                                     is_mixed, is_range_aware, is_range_defended,
                                      mixing_probability, narrow_fractions, payoff_of,
                                      player_to_act, raise_range, random_action,
-                                     random_fold_probability, range_defence_of, range_defended,
-                                     record_and_apply, start_hand)
-from gambler.bot.own_range import range_percentiles
+                                     random_fold_probability, range_defence_of, record_and_apply,
+                                     start_hand)
+from gambler.training.range_rows import (CHANCE, MIXED, PLAIN, WEIGHT, bot_action, chart_node,
+                                         chart_shares, close_round, holding_mass, narrow,
+                                         narrow_by_chart, own_percentiles, remove_cards,
+                                         start_round)
 
 # An action set is an int64 of these bits. The first five keep the values they had before the
 # other sizes came, so sets parsed then (and stored in training runs) mean the same now.
@@ -253,131 +254,6 @@ def _round_values(kind, params, round_, raised, preflop_v, holding_v, board, tab
     return cache_v[slot]
 
 
-# The bot's range: float64[4, 1326] by holding index. WEIGHT: the probability mass a holding
-# carries from earlier rounds (0 once ruled out); CHANCE: the probability that this round's plan
-# for it is the mixed variant (slow play or bluff; 0 for strategies without mixed play); PLAIN,
-# MIXED: 1 while this round's actions so far are what that variant would have done, else 0.
-WEIGHT, CHANCE, PLAIN, MIXED = 0, 1, 2, 3
-
-
-@helper
-def _mass(range_, index):
-    """A holding's probability mass now (unnormalised)."""
-    chance = range_[CHANCE, index]
-    return range_[WEIGHT, index] * ((1.0 - chance) * range_[PLAIN, index]
-                                    + chance * range_[MIXED, index])
-
-
-@helper
-def _start_round(range_, kind, params, values, round_):
-    """A new round (or a range-aware bot's plan, before its first action of the round): each
-    holding's chance of the mixed plan for its v in `values`, both variants still possible."""
-    for index in range(range_.shape[1]):
-        if range_[WEIGHT, index] > 0.0:
-            chance = 0.0
-            if kind == PROFILE:
-                chance = mixing_probability(params, round_, values[index])
-            range_[CHANCE, index] = chance
-            range_[PLAIN, index] = 1.0
-            range_[MIXED, index] = 1.0 if chance > 0.0 else 0.0
-
-
-@helper
-def _close_round(range_):
-    """The round's actions settle each holding's weight."""
-    for index in range(range_.shape[1]):
-        if range_[WEIGHT, index] > 0.0:
-            range_[WEIGHT, index] = _mass(range_, index)
-
-
-@helper
-def _remove_cards(range_, holding_cards, cards, count):
-    """Card removal: rule out every holding that holds one of `cards[:count]`."""
-    mask = np.int64(0)
-    for k in range(count):
-        mask |= np.int64(1) << cards[k]
-    for index in range(range_.shape[1]):
-        if (mask >> holding_cards[index, 0]) & 1 or (mask >> holding_cards[index, 1]) & 1:
-            range_[WEIGHT, index] = 0.0
-
-
-@helper
-def _bot_action(kind, params, value, rules, hand, bot, mixed, defence, percentile):
-    """(code, raise-to) of the bot with v `value` in `hand`: its rules (`fixed_action`), then,
-    with range `defence` (>= 0) facing a bet, range defence at `percentile`."""
-    code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
-    if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
-        return range_defended(code, amount, defence, hand[MAX_SPENT] - hand[SPENT + bot],
-                              hand[SPENT] + hand[SPENT + 1], percentile)
-    return code, amount
-
-
-@helper
-def _own_percentiles(own, values, percentiles):
-    """percentiles[h]: holding h's percentile in the bot's own range `own`, ranked by `values`
-    (`bot.own_range.range_percentiles`)."""
-    masses = np.empty(own.shape[1], dtype=np.float64)
-    for index in range(own.shape[1]):
-        masses[index] = _mass(own, index)
-    range_percentiles(masses, values, percentiles)
-
-
-@helper
-def _narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence, percentiles):
-    """Keep, for each holding and plan variant, whether the bot would have taken (code, amount)
-    here (`values`: each holding's v for the round's plan; with range `defence` >= 0, each
-    holding's `percentiles` in the bot's own range)."""
-    for index in range(range_.shape[1]):
-        if range_[WEIGHT, index] > 0.0:
-            value = values[index]
-            for row, mixed in ((PLAIN, False), (MIXED, True)):
-                if range_[row, index] > 0.0:
-                    their_code, their_amount = _bot_action(kind, params, value, rules, hand,
-                                                           bot, mixed, defence,
-                                                           percentiles[index])
-                    if their_code != code or (code == RAISE_CODE and their_amount != amount):
-                        range_[row, index] = 0.0
-
-
-@helper
-def _chart_node(kind, params, hand):
-    """The node of a profile's preflop chart that the hand's round has reached, or -1: no chart,
-    not the first round, or the round left the chart's tree (the automaton plays)."""
-    if not has_chart(kind, params, hand[ROUND]):
-        return -1
-    count = hand[ACTIONS]
-    return packed_follow(params, np.int64(params[CHART_AT]), hand[KINDS:KINDS + count],
-                         hand[AMOUNTS:AMOUNTS + count], count)
-
-
-@helper
-def _chart_shares(params, node, rules, hand, bot, code, amount, shares):
-    """shares[c]: the probability that a holding of class c takes the real action (code,
-    amount) at the chart's `node` (the sum over the chart actions that become it in the real
-    state: a fold with nothing owed is a check, sizes moved onto the same legal raise-to)."""
-    base = np.int64(params[CHART_AT])
-    raise_low, raise_high = raise_range(rules, hand, bot)
-    bet = hand[MAX_SPENT]
-    pot = hand[SPENT] + hand[SPENT + 1]
-    shares[:] = 0.0
-    for k in range(packed_action_count(params, base, node)):
-        their_code, their_amount = packed_real_action(params, base, node, k, bet, pot,
-                                                      bet - hand[SPENT + bot], raise_low,
-                                                      raise_high)
-        if their_code == code and (code != RAISE_CODE or their_amount == amount):
-            for class_ in range(CLASS_COUNT):
-                shares[class_] += packed_share(params, base, node, k, class_)
-
-
-@helper
-def _narrow_by_chart(range_, holding_class, shares):
-    """A chart decision: each holding's weight times its class's probability of the action seen
-    (`_chart_shares`). The plan rows stay as they are: the chart's draw is its own."""
-    for index in range(range_.shape[1]):
-        if range_[WEIGHT, index] > 0.0:
-            range_[WEIGHT, index] *= shares[holding_class[index]]
-
-
 # --- LBR's equity against each holding ----------------------------------------------------------
 
 @helper
@@ -387,7 +263,7 @@ def _equities(tables, lbr_tables, hole, board, visible, range_, equity):
     holding_cards = lbr_tables.holding_cards
     alive = np.empty(range_.shape[1], dtype=np.bool_)
     for index in range(alive.shape[0]):
-        alive[index] = _mass(range_, index) > 0.0
+        alive[index] = holding_mass(range_, index) > 0.0
     if visible == 0:
         for index in range(alive.shape[0]):
             if alive[index]:
@@ -469,19 +345,19 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
     apply_action(rules, scratch, lbr, RAISE_CODE, target)
     bet = hand[MAX_SPENT]
     extra = target - bet
-    node = _chart_node(kind, params, scratch)
+    node = chart_node(kind, params, scratch)
     if kind == RANDOM:
         fold_share = random_fold_probability(rules, scratch, bot)
         continuing_equity = wp
     else:
         if node >= 0:  # the bot answers from its preflop chart: each class folds with its share
-            _chart_shares(params, node, rules, scratch, bot, FOLD_CODE, 0, work.shares)
+            chart_shares(params, node, rules, scratch, bot, FOLD_CODE, 0, work.shares)
         round_ = scratch[ROUND]
         total = 0.0
         folds = 0.0
         continuing = 0.0
         for index in range(range_.shape[1]):
-            mass = _mass(range_, index)
+            mass = holding_mass(range_, index)
             if mass > 0.0:
                 folded = 0.0
                 if node >= 0:
@@ -495,7 +371,7 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
                                               (MIXED, True, chance)):
                         # (a fresh plan: no action of the round yet, so both are possible)
                         if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
-                            code, _ = _bot_action(kind, params, value, rules, scratch, bot,
+                            code, _ = bot_action(kind, params, value, rules, scratch, bot,
                                                   mixed, defence, work.percentiles[index])
                             if code == FOLD_CODE:
                                 folded += range_[WEIGHT, index] * share
@@ -538,7 +414,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
     total = 0.0
     won = 0.0
     for index in range(range_.shape[1]):
-        mass = _mass(range_, index)
+        mass = holding_mass(range_, index)
         if mass > 0.0:
             total += mass
             won += mass * equity[index]
@@ -556,7 +432,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
         return best_code, best_amount
     defence = range_defence_of(kind, params, hand[ROUND])
     if defence >= 0.0:  # the bot's answer to any raise: by its percentile in its own range
-        _own_percentiles(work.own, _plain_values(preflop_v, holding_v, hand[ROUND]),
+        own_percentiles(work.own, _plain_values(preflop_v, holding_v, hand[ROUND]),
                          work.percentiles)
     previous = -1
     for size_bit, numerator, denominator in RAISE_SIZES:  # smallest first: ties keep the smaller
@@ -609,14 +485,14 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     ranged = is_range_aware(kind, params)
     bot_index = _index_of(min(bot_hole[0], bot_hole[1]), max(bot_hole[0], bot_hole[1]))
     range_[WEIGHT, :] = 1.0
-    _remove_cards(range_, holding_cards, hole, 2)
+    remove_cards(range_, holding_cards, hole, 2)
     values = preflop_v
-    _start_round(range_, kind, params, values, 0)
+    start_round(range_, kind, params, values, 0)
     own = work.own  # with range defence: the bot's range as it sees it (no LBR cards removed)
     defended = is_range_defended(kind, params)
     if defended:
         own[WEIGHT, :] = 1.0
-        _start_round(own, kind, params, values, 0)
+        start_round(own, kind, params, values, 0)
     dealt_round = 0
     equity_round = -1
     traced = 0
@@ -624,14 +500,14 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     while hand[ENDED] == 0:
         round_ = hand[ROUND]
         if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
-            _close_round(range_)
-            _remove_cards(range_, holding_cards, board, 2 + round_)
+            close_round(range_)
+            remove_cards(range_, holding_cards, board, 2 + round_)
             values = holding_v[round_ - 1]
-            _start_round(range_, kind, params, values, round_)
+            start_round(range_, kind, params, values, round_)
             if defended:
-                _close_round(own)
-                _remove_cards(own, holding_cards, board, 2 + round_)
-                _start_round(own, kind, params, values, round_)
+                close_round(own)
+                remove_cards(own, holding_cards, board, 2 + round_)
+                start_round(own, kind, params, values, round_)
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
@@ -645,30 +521,30 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                                             holding_v, board, tables, cache_v, cache_key)
                     if planned is not values:
                         values = planned
-                        _start_round(range_, kind, params, values, round_)
+                        start_round(range_, kind, params, values, round_)
                 if ranged and round_ > 0:
                     value = values[bot_index]
-                node = _chart_node(kind, params, hand)
+                node = chart_node(kind, params, hand)
                 if node >= 0:  # its preflop chart: each holding weighed by its class's share
                     code, amount = chart_action(params, value, rules, hand, bot, seed,
                                                 hand_number)
-                    _chart_shares(params, node, rules, hand, bot, code, amount, work.shares)
-                    _narrow_by_chart(range_, lbr_tables.holding_class, work.shares)
+                    chart_shares(params, node, rules, hand, bot, code, amount, work.shares)
+                    narrow_by_chart(range_, lbr_tables.holding_class, work.shares)
                     if defended:
-                        _narrow_by_chart(own, lbr_tables.holding_class, work.shares)
+                        narrow_by_chart(own, lbr_tables.holding_class, work.shares)
                 else:
                     defence = range_defence_of(kind, params, round_)
                     if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
-                        _own_percentiles(own, values, work.percentiles)
+                        own_percentiles(own, values, work.percentiles)
                     else:
                         defence = -1.0
                     mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
-                    code, amount = _bot_action(kind, params, value, rules, hand, bot, mixed,
+                    code, amount = bot_action(kind, params, value, rules, hand, bot, mixed,
                                                defence, work.percentiles[bot_index])
-                    _narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence,
+                    narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence,
                             work.percentiles)
                     if defended:
-                        _narrow(own, kind, params, values, rules, hand, bot, code, amount,
+                        narrow(own, kind, params, values, rules, hand, bot, code, amount,
                                 defence, work.percentiles)
             if awaiting_answer:
                 line[3] = code
@@ -680,7 +556,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                 ranges[decisions, :] = 0
                 total = 0.0
                 for index in range(range_.shape[1]):
-                    mass = _mass(range_, index)
+                    mass = holding_mass(range_, index)
                     if mass > 0.0:
                         ranges[decisions, 0] += 1
                         ranges[decisions, 1] += index
@@ -830,7 +706,7 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
 
     action_sets = parse_action_sets(actions, game.num_rounds)
     deals = deals if deals is not None else LbrDeals(seed, hands)
-    kind, params = encode_strategy(strategy, for_lbr=True)
+    kind, params = encode_strategy(strategy)
     rules = encode_rules(game)
     check_chart(kind, params, rules)
     tables = load_tables()

@@ -28,14 +28,14 @@ from gambler.protocol.logs import read_log
 
 def resolve(spec: str, single: bool = False):
     """A baseline's name, an exploiter's rules, a portfolio or a profile
-    (`bot.strategies.resolve_strategy`); with `single` (LBR's), a portfolio is the engine's
-    error that says to name one of its members (before any work)."""
+    (`bot.strategies.resolve_strategy`); with `single`, a portfolio is the engine's error that
+    says to name one of its members (before any work)."""
     from gambler.bot.strategies import resolve_strategy
 
     resolved = resolve_strategy(spec)
     if single:
         from gambler.training.engine import encode_strategy
-        encode_strategy(resolved, for_lbr=True)
+        encode_strategy(resolved)
     return resolved
 
 
