@@ -255,3 +255,64 @@ def test_a_range_no_holding_explains_leaves_the_modes_action():
     action, fields = ProfileStrategy(spec).act_and_explain(match)
     plan = plan_for_state(spec.rounds[1], fields["v"], state, 1.0)
     assert np.isnan(fields["percentile"]) and action == _mode_action(plan, state)
+
+
+@pytest.mark.parametrize("profile, actions, deals", [
+    (RANGE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10), (CHART_RANGE_PROFILE, "FCPA,FCMQHA,FCPA,FCA", 10),
+])
+def test_the_own_range_is_the_reference_range_holding_by_holding(profile, actions, deals):
+    """At each of the bot's decisions in LBR's hands, `OwnRange`'s mass of every holding equals
+    the plain-Python reference's (`lbr_reference.Range` over every holding, replayed with the
+    reference's own percentiles), to the last bit: the chart's weights, both plans of mixed
+    play, the board's removals and range defence's own decisions all count."""
+    from lbr_reference import Range, ReferenceBot, defends_by_range, own_percentiles
+    import itertools
+
+    seed = 9
+    deal_set, _ = cached_deal_set(seed, 0, deals)
+    holding_v = cached_holding_rates(seed, 0, deals)
+    spec = load_profile(profile)
+    kind, params = encode_strategy(spec)
+    rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
+        deal_arrays(deal_set)
+    sets = parse_action_sets(actions)
+    every = list(itertools.combinations(range(52), 2))
+    compared = mixed_apart = 0
+    for i in range(deals):
+        holes = tuple(tuple(int(card) for card in deal_set.holes[i, p]) for p in range(2))
+        board = tuple(int(card) for card in deal_set.boards[i])
+        reference_bot = ReferenceBot(spec, lookups.preflop_v, holding_v[i], board)
+        for lbr in range(2):
+            bot = 1 - lbr
+            trace = np.full((64, 3), -1, dtype=np.int64)
+            lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables, lookups,
+                     sets, trace, np.empty((0, 3), dtype=np.int64))
+            rows = [tuple(int(x) for x in row) for row in trace if row[0] >= 0]
+            reference = Range(reference_bot, every)
+            reference.start_round(0, ())
+            own = OwnRange(spec)
+            state = BettingState.start(NL)
+            dealt = 0
+            for round_, code, amount in rows:
+                if state.round != dealt:
+                    reference.close_round()
+                    reference.start_round(state.round, board[:state.board_cards_visible])
+                    dealt = state.round
+                action = Action("r", amount) if code == RAISE_CODE else \
+                    Action("f") if code == FOLD_CODE else Action("c")
+                if state.current_player == bot:
+                    shown = tuple(holes[p] if p == bot else () for p in range(2))
+                    own.percentile(MatchState(bot, 2 * i + lbr, state, shown,
+                                              board[:state.board_cards_visible]))
+                    masses = own.masses()
+                    expected = np.zeros(HOLDINGS)
+                    for holding in reference.entries:
+                        expected[holding_index(*holding)] = reference.mass(holding)
+                    assert (masses == expected).all(), (i, lbr, state.betting_string())
+                    compared += 1
+                    mixed_apart += int((own.rows[2] != own.rows[3]).any())
+                    percentiles = own_percentiles(reference, state.round) \
+                        if defends_by_range(reference_bot, state) else None
+                    reference.narrow(state, action, percentiles)
+                state = state.apply(action)
+    assert compared > deals and mixed_apart > 0
