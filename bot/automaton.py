@@ -25,7 +25,9 @@ instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams
 
 Range defence (version 5): facing a bet, wherever the rules above do not raise, the bot calls
 when the percentile of its holding in its own range (`bot.own_range`) is at least
-min(1, a to_call / pot), pot being both totals now, and folds below (`bot.params`).
+min(1, a to_call / pot), pot being both totals now, and folds below (`bot.params`). Range bets
+(version 5): when nothing is owed, the bot bets to the largest total + size pot with the top
+`value` of its range and the bottom value size / (1 + size), and checks the rest.
 
 Mixed play (version 2): at the plan a uniform draw u decides the round's variant. With
 u < slow_play, a hand in mode 3 or 4 checks when nothing is owed (and plays its mode when bet
@@ -41,7 +43,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gambler.errors import GamblerError
-from gambler.bot.params import RoundParams, defence_line, range_defence_share
+from gambler.bot.params import (RoundParams, defence_line, range_bet_bluffs,
+                                range_defence_share)
 from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
                                       raise_to)
 
@@ -64,6 +67,7 @@ class RoundPlan:
     plain_v: float | None = None       # v against a random hand, when `v` is range-aware
     defend: tuple[float, float] | None = None  # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None         # a: facing a bet, defend by own-range percentile
+    range_bet: tuple[float, float] | None = None  # (value, size): nothing owed, bet by percentile
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -86,7 +90,8 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
     return RoundPlan(mode, v, params.call_limit(v, start, pot), params.raise_target(v, start, pot),
                      params.price_margin, slow=mixed and mode >= RAISE_TO,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
-                     else None, defend=params.defend, range_defence=params.range_defence)
+                     else None, defend=params.defend, range_defence=params.range_defence,
+                     range_bet=params.range_bet)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -123,6 +128,17 @@ def defends_by_range(plan: RoundPlan, betting: BettingState) -> bool:
         and betting.spent[betting.current_player] < betting.max_spent
 
 
+def bets_by_range(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether this decision is taken by range bets: the plan has them and nothing is owed."""
+    return plan.range_bet is not None \
+        and betting.spent[betting.current_player] >= betting.max_spent
+
+
+def needs_percentile(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether the holding's percentile in the bot's own range decides here."""
+    return defends_by_range(plan, betting) or bets_by_range(plan, betting)
+
+
 def plan_range_share(plan: RoundPlan, betting: BettingState) -> float | None:
     """The share of its range the bot folds to the bet it faces (`range_defence_share`)."""
     to_call = betting.max_spent - betting.spent[betting.current_player]
@@ -132,13 +148,25 @@ def plan_range_share(plan: RoundPlan, betting: BettingState) -> float | None:
 def choose_action(plan: RoundPlan, betting: BettingState,
                   percentile: float | None = None) -> Action:
     """The automaton's action for the player to act in `betting` (heads-up). A plan with range
-    defence facing a bet needs the `percentile` of the holding in the bot's own range."""
+    defence facing a bet, or with range bets when nothing is owed, needs the `percentile` of the
+    holding in the bot's own range (NaN: the range has no mass, and the modes' action stands)."""
     action = _mode_action(plan, betting)
-    if action.kind == RAISE or not defends_by_range(plan, betting):
+    if not needs_percentile(plan, betting):
         return action
     if percentile is None:
-        raise GamblerError("range defence facing a bet needs the holding's percentile in the "
+        raise GamblerError("range defence and range bets need the holding's percentile in the "
                            "bot's own range (bot.own_range)")
+    if percentile != percentile:
+        return action
+    if bets_by_range(plan, betting):
+        value, size = plan.range_bet
+        legal = betting.legal_actions()
+        if legal.can_raise and (percentile >= 1.0 - value
+                                or percentile < range_bet_bluffs(value, size)):
+            return raise_to(legal.clamp(betting.max_spent + int(size * sum(betting.spent))))
+        return CALL_ACTION
+    if action.kind == RAISE:
+        return action
     return CALL_ACTION if percentile >= plan_range_share(plan, betting) else FOLD_ACTION
 
 
@@ -210,6 +238,11 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
     if defends_by_range(plan, betting) and percentile is not None:
         fields["percentile"] = percentile
         fields["folds_below"] = plan_range_share(plan, betting)
+    if bets_by_range(plan, betting) and percentile is not None:
+        value, size = plan.range_bet
+        fields["percentile"] = percentile
+        fields["bets_from"] = 1.0 - value
+        fields["bluffs_below"] = range_bet_bluffs(value, size)
     fields["action"] = str(action)
     return fields
 

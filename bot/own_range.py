@@ -2,8 +2,8 @@
 
 Range defence (`bot.params`, version 5) answers a bet by where the bot's holding sits in its own
 range, not by v alone: facing a bet of b into a pot P, a range that folds more than b / (P + b)
-of itself lets any two cards bluff at a profit, whatever v each holding has. So the bot needs its
-range as the opponent sees it:
+of itself lets any two cards bluff at a profit, whatever v each holding has; range bets bet the
+top and the bottom of it. So the bot needs its range as the opponent sees it:
 
 * Every holding h (1,326, by `evaluator.holdings.holding_index`) starts at weight 1; the board's
   cards rule out the holdings that hold them (the bot's own cards do not: the opponent cannot see
@@ -13,7 +13,7 @@ range as the opponent sees it:
   automaton, 1 or 0 for each of the round's two plans (the plain one and the mixed one, slow play
   or bluff, with its known chance for h's v: the rows WEIGHT, CHANCE, PLAIN, MIXED below), so that
   h's mass in the round is WEIGHT ((1 - CHANCE) PLAIN + CHANCE MIXED). A decision taken by range
-  defence is replayed with each holding's own percentile at that moment.
+  defence or a range bet is replayed with each holding's own percentile at that moment.
 * v of h in a round is its win rate against a random hand on the board so far, exactly
   (`evaluator.holdings`: the same bits as `win_rate`); before the flop, the class table's.
 
@@ -179,8 +179,8 @@ class OwnRange:
                 return
         params = self.profile.rounds[round_]
         values = self.values(round_)
-        defended = params.range_defence is not None \
-            and betting.spent[betting.current_player] < betting.max_spent
+        facing = betting.spent[betting.current_player] < betting.max_spent
+        defended = params.range_defence is not None if facing else params.range_bet is not None
         if defended:
             self._update_percentiles(round_)
         for index in range(HOLDINGS):

@@ -56,6 +56,13 @@ A file with `version: 5` may also give, per round:
                                  percentile ranks the holdings by v this round (ties count half).
                                  With a = 1 this is the minimum defence frequency: a pure bluff
                                  of the bet's size breaks even. Not with `narrow` in any round.
+    range_bet: [0.3, 1.0]        [value, size] (default: none). When nothing is owed, bet to the
+                                 largest total + size pot (pot: both totals) with the top `value`
+                                 of the own range (percentile >= 1 - value) and bluff with its
+                                 bottom value size / (1 + size) (the share of bluffs that leaves a
+                                 caller of that bet indifferent: size / (1 + 2 size) of the bets);
+                                 check the rest. This replaces the modes' checks, bets and
+                                 mixed play when nothing is owed.
 
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
@@ -87,7 +94,7 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
-_V5_ROUND_KEYS = ("range_defence",)
+_V5_ROUND_KEYS = ("range_defence", "range_bet")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -127,6 +134,7 @@ class RoundParams:
     narrow: float = 1.0                          # the range kept when the opponent raises
     defend: tuple[float, float] | None = None    # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None           # a: facing a bet, defend the top of the range
+    range_bet: tuple[float, float] | None = None  # (value, size): bet the top and bottom of it
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -177,6 +185,13 @@ def range_defence_share(a: float | None, to_call: int, pot: int) -> float | None
     if a is None:
         return None
     return min(1.0, a * to_call / pot)
+
+
+def range_bet_bluffs(value: float, size: float) -> float:
+    """The share of its own range the bot bluffs with (`range_bet`): value size / (1 + size),
+    so that bluffs are size / (1 + 2 size) of its bets, what a bet of size pots offers a
+    caller (its price)."""
+    return value * size / (1.0 + size)
 
 
 def _mode(thresholds, v: float) -> int:
@@ -232,8 +247,10 @@ class Profile:
 
     @cached_property
     def range_defended(self) -> bool:
-        """Whether some round defends by the percentile in the bot's own range."""
-        return any(round_params.range_defence is not None for round_params in self.rounds)
+        """Whether some round decides by the percentile in the bot's own range (range defence or
+        range bets)."""
+        return any(round_params.range_defence is not None or round_params.range_bet is not None
+                   for round_params in self.rounds)
 
     @classmethod
     def from_vector(cls, values, **metadata) -> Profile:
@@ -256,8 +273,9 @@ class Profile:
         x y z (kind "threshold"), p's coefficients unless the round calls on price (then U is
         never used), q's coefficients (kinds c0..c3 for chip levels, p0..p3 for pot levels) and
         the price margin if on (kind "margin"), the mixed-play numbers if given (kinds
-        "probability", "size") and the defence line if given (d0 kind "threshold", d1 kind
-        "slope")."""
+        "probability", "size"), the defence line if given (d0 kind "threshold", d1 kind
+        "slope"), range defence if given (kind "defence") and range bets if given (value kind
+        "probability", size kind "size")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
@@ -278,6 +296,11 @@ class Profile:
             if round_params.defend is not None:
                 entries.append((f"{name}.defend[0]", round_params.defend[0], "threshold"))
                 entries.append((f"{name}.defend[1]", round_params.defend[1], "slope"))
+            if round_params.range_defence is not None:
+                entries.append((f"{name}.range_defence", round_params.range_defence, "defence"))
+            if round_params.range_bet is not None:
+                entries.append((f"{name}.range_bet[0]", round_params.range_bet[0], "probability"))
+                entries.append((f"{name}.range_bet[1]", round_params.range_bet[1], "size"))
         return entries
 
     def with_tunable(self, values) -> Profile:
@@ -309,9 +332,18 @@ class Profile:
             if defend is not None:
                 defend = tuple(values[position:position + 2])
                 position += 2
+            range_defence = round_params.range_defence
+            if range_defence is not None:
+                range_defence = values[position]
+                position += 1
+            range_bet = round_params.range_bet
+            if range_bet is not None:
+                range_bet = tuple(values[position:position + 2])
+                position += 2
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
-                                  price_margin=margin, defend=defend, **mixing))
+                                  price_margin=margin, defend=defend,
+                                  range_defence=range_defence, range_bet=range_bet, **mixing))
         return replace(self, rounds=tuple(rounds))
 
     def to_yaml(self, folder: Path | None = None) -> str:
@@ -344,6 +376,8 @@ class Profile:
                 section["defend"] = list(round_params.defend)
             if self.version >= 5 and round_params.range_defence is not None:
                 section["range_defence"] = round_params.range_defence
+            if self.version >= 5 and round_params.range_bet is not None:
+                section["range_bet"] = list(round_params.range_bet)
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -463,7 +497,9 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                           if "defend" in section else None),
                                   range_defence=(_fraction(section["range_defence"],
                                                            f"{name}.range_defence", source, 10.0)
-                                                 if "range_defence" in section else None)))
+                                                 if "range_defence" in section else None),
+                                  range_bet=(_range_bet(section["range_bet"], name, source)
+                                             if "range_bet" in section else None)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -477,11 +513,11 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
     if "chart" in document:
         metadata["chart"], metadata["chart_path"] = _chart(document["chart"], source, folder)
     defended = [name for name, round_params in zip(ROUNDS, rounds)
-                if round_params.range_defence is not None]
+                if round_params.range_defence is not None or round_params.range_bet is not None]
     narrowed = [name for name, round_params in zip(ROUNDS, rounds) if round_params.narrow < 1.0]
     if defended and narrowed:
-        raise ProfileError(f"{source}: {defended[0]}.range_defence cannot be combined with "
-                           f"{narrowed[0]}.narrow (a range-aware v)")
+        raise ProfileError(f"{source}: {defended[0]}.range_defence and range_bet cannot be "
+                           f"combined with {narrowed[0]}.narrow (a range-aware v)")
     return Profile(tuple(rounds), version=version, **metadata)
 
 
@@ -498,6 +534,14 @@ def _chart(value, source: str, folder: Path | None) -> tuple[str, str]:
     except ChartError as error:
         raise ProfileError(f"{source}: chart: {error}") from None
     return value, str(Path(path).resolve())
+
+
+def _range_bet(value, name: str, source: str) -> tuple[float, float]:
+    """[value, size]: a share of the range in [0, 1] and a bet in [0, 10] pots."""
+    numbers = _numbers(value, 2, f"{name}.range_bet", source)
+    _fraction(numbers[0], f"{name}.range_bet[0]", source, 1.0)
+    _fraction(numbers[1], f"{name}.range_bet[1]", source, 10.0)
+    return numbers
 
 
 def _levels(value, name: str, source: str) -> str:

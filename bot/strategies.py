@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from gambler.bot.automaton import (RoundPlan, choose_action, decision_fields, defends_by_range,
+from gambler.bot.automaton import (RoundPlan, choose_action, decision_fields, needs_percentile,
                                    plan_for_state)
 from gambler.bot.chart import (CALL, FOLD, KIND_OF_LETTER, check_game, draw_action, follow,
                                real_action)
@@ -221,9 +221,9 @@ class ProfileStrategy(RoundWinRate):
                         "p": float(column[k]), **betting_fields(state), "action": str(action)}
 
     def percentile(self, plan: RoundPlan, state: MatchState) -> float | None:
-        """The holding's percentile in the bot's own range when range defence decides (a bet
-        owed in a round that has it: `bot.own_range`), else None."""
-        if not defends_by_range(plan, state.betting):
+        """The holding's percentile in the bot's own range when it decides (range defence with a
+        bet owed, range bets with nothing owed: `bot.own_range`), else None."""
+        if not needs_percentile(plan, state.betting):
             return None
         if self._own_range is None:
             from gambler.bot.own_range import OwnRange

@@ -9,9 +9,9 @@ The bot's v of each holding comes from the holdings tables, which `tests/test_ma
 bit for bit against `evaluator.win_rate`. A profile's preflop chart is read with `bot.chart`'s
 Python functions (`follow`, `real_action`, `draw_action`, the chart's `strategy` tables) and the
 classes of `evaluator.preflop.class_index`, never the packed arrays the engine plays. A profile
-with range defence (version 5) answers bets by each holding's percentile in its own range, which
-the reference keeps as a second `Range` over every holding (LBR's cards not removed) and ranks
-in plain Python (`own_percentiles`), never with `bot.own_range`.
+with range defence or range bets (version 5) decides by each holding's percentile in its own
+range, which the reference keeps as a second `Range` over every holding (LBR's cards not
+removed) and ranks in plain Python (`own_percentiles`), never with `bot.own_range`.
 """
 
 from __future__ import annotations
@@ -292,11 +292,15 @@ def own_percentiles(own: Range, round_: int) -> dict:
 
 
 def defends_by_range(bot: ReferenceBot, state: BettingState) -> bool:
-    """Whether the bot, to act in `state`, answers by range defence: a profile whose round has
-    it, a bet owed, and no chart deciding."""
-    return isinstance(bot.strategy, Profile) \
-        and bot.strategy.rounds[state.round].range_defence is not None \
-        and state.spent[state.current_player] < state.max_spent and bot.chart_node(state) < 0
+    """Whether the bot, to act in `state`, decides by its percentile in its own range: a profile
+    whose round has range defence with a bet owed, or range bets with nothing owed, and no chart
+    deciding."""
+    if not isinstance(bot.strategy, Profile) or bot.chart_node(state) >= 0:
+        return False
+    round_params = bot.strategy.rounds[state.round]
+    if state.spent[state.current_player] < state.max_spent:
+        return round_params.range_defence is not None
+    return round_params.range_bet is not None
 
 
 def first_action_of_round(state: BettingState) -> bool:

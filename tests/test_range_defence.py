@@ -90,7 +90,8 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
     view of it) is the TCP bot's action in that state (Python: `OwnRange` replaying the hand),
     mixed play and chart draws from the same seeded streams. The rule bites: some of those
-    decisions went against what the four modes alone would have done."""
+    decisions went against what the four modes alone would have done, and range bets were made
+    by the profile that has them."""
     seed = 9
     deal_set, _ = cached_deal_set(seed, 0, deals)
     holding_v = cached_holding_rates(seed, 0, deals)
@@ -99,7 +100,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
         deal_arrays(deal_set)
     sets = parse_action_sets(actions)
-    decided = overruled = 0
+    decided = overruled = bets = 0
     for i in range(deals):
         holes = tuple(tuple(int(card) for card in deal_set.holes[i, p]) for p in range(2))
         board = tuple(int(card) for card in deal_set.boards[i])
@@ -112,6 +113,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
             for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
                 action, fields = strategy.act_and_explain(state)
                 assert action == taken, (i, lbr, state.betting)
+                bets += "bets_from" in fields and action.kind == "r"
                 if "percentile" in fields:
                     decided += 1
                     plan = plan_for_state(spec.rounds[state.betting.round],
@@ -119,29 +121,28 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
                     overruled += _mode_action(plan, state.betting) != action
     assert decided > deals // 2
     assert overruled > 0
+    assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
 
 
-def test_the_own_range_holds_the_bots_cards_and_folds_its_share():
-    """After the bot's own actions its range still holds its cards (it took them with these),
-    and facing a pot-sized bet at a = 1 it folds at most the bet's share of its range (1/3 of
-    the mass, plus at most half of the one tied group at the line)."""
+def test_the_own_range_folds_its_share_to_a_bet():
+    """Facing a bet of 200 into 400 at a = 1 the bot folds at most a third of its own range's
+    mass (plus at most the one tied group at the line), and more than nothing. (That the range
+    holds the bot's cards is checked along LBR's hands, `test_lbr`.)"""
     spec = load_profile(RANGE_PROFILE)
     own = OwnRange(spec)
-    holes = ((0, 5), (12, 40))   # 2c 3d against 5c Kc
     board = (8, 21, 33, 44, 50)
     state = BettingState.start(NL)
     for action in (Action("c"), Action("c"), Action("c"), Action("r", 400)):
         state = state.apply(action)
-    match = MatchState(state.current_player, 3, state,
-                       tuple(holes[p] if p == state.current_player else () for p in range(2)),
+    player = state.current_player
+    match = MatchState(player, 3, state, tuple((0, 5) if p == player else () for p in range(2)),
                        board[:state.board_cards_visible])
     percentile = own.percentile(match)
     masses = own.masses()
-    assert masses[holding_index(*holes[state.current_player])] > 0
     share = range_defence_share(1.0, 200, 600)
     folded = masses[own.percentiles < share].sum()
-    assert 0 < folded <= share * masses.sum() + 1e-9 + masses.max()
-    assert 0.0 <= percentile <= 1.0
+    assert masses.sum() > 0 and 0.0 <= percentile <= 1.0
+    assert 0 < folded <= share * masses.sum() + masses.max()
 
 
 def test_the_key_needs_version_5_a_number_and_no_narrow():

@@ -228,7 +228,8 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
             labels: list[str] | None = None):
     """A copy of `vector` with one parameter moved: thresholds kept ordered and in [-1, 1], a
     price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots, a defence
-    line's d0 in [-1, 2] (2: never) and d1 in [-4, 4]. `labels`
+    line's d0 in [-1, 2] (2: never) and d1 in [-4, 4], range defence in [0, 10], a range bet's
+    share in [0, 1] and size in [0, 10] pots. `labels`
     (`Profile.tunable`'s) say which is which; without them the vector is a version 1 profile's
     44 numbers."""
     candidate = vector.copy()
@@ -246,7 +247,8 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
 
 
 _BOUNDS = {"price": (-1.0, 1.0), "slow_play": (0.0, 1.0), "bluff": (0.0, 1.0),
-           "bluff_size": (0.0, 10.0), "defend[0]": (-1.0, 2.0), "defend[1]": (-4.0, 4.0)}
+           "bluff_size": (0.0, 10.0), "defend[0]": (-1.0, 2.0), "defend[1]": (-4.0, 4.0),
+           "range_defence": (0.0, 10.0), "range_bet[0]": (0.0, 1.0), "range_bet[1]": (0.0, 10.0)}
 
 
 def _v1_label(position: int) -> str:

@@ -44,7 +44,7 @@ def default_proposal() -> dict[str, float]:
     """The default training proposal: a step's standard deviation for each kind of number."""
     return {"threshold": 0.05, "c0": 300.0, "c1": 1500.0, "c2": 2000.0, "c3": 2500.0,
             "p0": 0.3, "p1": 1.0, "p2": 1.5, "p3": 2.0, "margin": 0.03, "probability": 0.1,
-            "size": 0.3, "slope": 0.3}
+            "size": 0.3, "slope": 0.3, "defence": 0.2}
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class TrainConfig:
 _INTEGERS = {"deals": 2, "deal_seed": 0, "fresh_deals": 2, "fresh_sets": 1, "sweeps": 1,
              "steps_per_parameter": 1, "hall_of_fame": 0, "restart_after": 0}
 _PROPOSAL_KINDS = ("threshold", "c0", "c1", "c2", "c3", "p0", "p1", "p2", "p3", "margin",
-                   "probability", "size", "slope")
+                   "probability", "size", "slope", "defence")
 _LBR_KEYS = ("weight", "actions", "hands", "deal_seed", "report_hands", "held_out")
 #: `exploit`'s integer keys and their least values (`weight` is a number >= 0).
 _EXPLOIT_INTEGERS = {"every": 0, "generations": 1, "deals": 2, "seed": 0, "keep": 0}

@@ -21,10 +21,10 @@ from gambler.bot.chart import CLASS_COUNT
 from gambler.evaluator.holdings import HOLDINGS, _index_of
 from gambler.evaluator.rng import stream_seed
 from gambler.jit import helper, njit
-from gambler.training.engine import (ENDED, HAND_STATE_SIZE, MAX_SPENT, RANDOM, SPENT,
+from gambler.training.engine import (ENDED, HAND_STATE_SIZE, RANDOM,
                                      adjusted_payoff_of, apply_action, chart_action, fixed_action,
                                      has_chart, is_mixed, is_range_defended, payoff_of,
-                                     player_to_act, random_action, range_defence_of, start_hand,
+                                     percentile_decides, player_to_act, random_action, start_hand,
                                      ROUND)
 from gambler.training.range_rows import (WEIGHT, bot_action, chart_node, chart_shares,
                                          close_round, narrow, narrow_by_chart, own_percentiles,
@@ -81,15 +81,13 @@ def _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, tr
                                  player)
                 if defended[player]:
                     values = preflop_v if round_ == 0 else holding_v[round_ - 1]
-                    defence = range_defence_of(kind, params[player], round_)
-                    if defence >= 0.0 and hand[SPENT + player] < hand[MAX_SPENT]:
+                    decides = percentile_decides(kind, params[player], hand, player)
+                    if decides:
                         own_percentiles(own[player], values, percentiles)
-                    else:
-                        defence = -1.0
                     code, amount = bot_action(kind, params[player], value, rules, hand, player,
-                                              mixed, defence, percentiles[indices[player]])
+                                              mixed, decides, percentiles[indices[player]])
                     narrow(own[player], kind, params[player], values, rules, hand, player,
-                           code, amount, defence, percentiles)
+                           code, amount, decides, percentiles)
                 else:
                     code, amount = fixed_action(kind, params[player], value, rules, hand,
                                                 player, mixed)

@@ -121,6 +121,7 @@ DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
 CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts
 #                        (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
 RANGE_DEFENCE_AT = CHART_AT + 1  # + r: 1 + round r's range defence a (version 5), 0: none
+RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: 1 + round r's range bet share (0: none), its size
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -458,26 +459,58 @@ def range_defence_of(kind, params, round_):
 
 
 @helper
+def range_bet_of(kind, params, round_):
+    """A profile's range bet (value, size) in `round_` (`bot.params`), or (-1.0, 0.0): none."""
+    if kind != PROFILE or params[RANGE_BET_AT + 2 * round_] == 0.0:
+        return -1.0, 0.0
+    return params[RANGE_BET_AT + 2 * round_] - 1.0, params[RANGE_BET_AT + 2 * round_ + 1]
+
+
+@helper
 def is_range_defended(kind, params):
-    """Whether a strategy is a profile with range defence in some round."""
+    """Whether a strategy is a profile that decides by its own range in some round (range
+    defence or range bets: `training.defended` plays it)."""
     for round_ in range(4):
-        if range_defence_of(kind, params, round_) >= 0.0:
+        if range_defence_of(kind, params, round_) >= 0.0 \
+                or range_bet_of(kind, params, round_)[0] >= 0.0:
             return True
     return False
 
 
 @helper
-def range_defended(code, amount, defence, to_call, pot, percentile):
-    """(code, raise-to) once range defence `defence` (>= 0) has its say on the automaton's
-    (code, amount) facing a bet of `to_call` (pot: both totals now): a raise stands, anything
-    else calls when the holding's `percentile` in the bot's own range is at least
-    min(1, defence to_call / pot) and folds below (`bot.automaton.choose_action`; a NaN
-    percentile, from a range of no mass, leaves the action as it was)."""
-    if code == RAISE_CODE or np.isnan(percentile):
+def percentile_decides(kind, params, hand, player):
+    """Whether the holding's percentile in the player's own range decides its action now: range
+    defence with a bet owed, or a range bet with nothing owed."""
+    if hand[SPENT + player] < hand[MAX_SPENT]:
+        return range_defence_of(kind, params, hand[ROUND]) >= 0.0
+    return range_bet_of(kind, params, hand[ROUND])[0] >= 0.0
+
+
+@helper
+def range_decision(kind, params, hand, player, code, amount, percentile, raise_low, raise_high):
+    """(code, raise-to) once the holding's `percentile` in the player's own range has its say on
+    the automaton's (code, amount), where `percentile_decides` (`bot.automaton.choose_action`):
+    facing a bet, a raise stands and anything else calls from min(1, a to_call / pot) up and
+    folds below; with nothing owed, the top `value` of the range and its bottom
+    value size / (1 + size) bet to the largest total + size pot, the rest checks. A NaN
+    percentile (a range of no mass) leaves the action as it was."""
+    if np.isnan(percentile):
         return code, amount
-    if percentile >= min(1.0, defence * to_call / pot):
-        return CALL_CODE, 0
-    return FOLD_CODE, 0
+    max_spent = hand[MAX_SPENT]
+    pot = hand[SPENT] + hand[SPENT + 1]
+    if hand[SPENT + player] < max_spent:
+        if code == RAISE_CODE:
+            return code, amount
+        defence = range_defence_of(kind, params, hand[ROUND])
+        if percentile >= min(1.0, defence * (max_spent - hand[SPENT + player]) / pot):
+            return CALL_CODE, 0
+        return FOLD_CODE, 0
+    value, size = range_bet_of(kind, params, hand[ROUND])
+    if raise_low >= 0 and (percentile >= 1.0 - value
+                           or percentile < value * size / (1.0 + size)):
+        target = max_spent + np.int64(size * pot)
+        return RAISE_CODE, min(max(target, raise_low), raise_high)
+    return CALL_CODE, 0
 
 
 @helper
@@ -975,6 +1008,9 @@ def profile_vector(profile) -> np.ndarray:
         vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
         if numbers.range_defence is not None:
             vector[RANGE_DEFENCE_AT + round_] = 1.0 + numbers.range_defence
+        if numbers.range_bet is not None:
+            vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
+            vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]
     chart = profile.preflop_chart
     if chart is not None:
         vector[CHART_AT] = STRATEGY_NUMBERS

@@ -83,8 +83,8 @@ from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZ
                                      is_mixed, is_range_aware, is_range_defended,
                                      mixing_probability, narrow_fractions, payoff_of,
                                      player_to_act, raise_range, random_action,
-                                     random_fold_probability, range_defence_of, record_and_apply,
-                                     start_hand)
+                                     random_fold_probability, percentile_decides,
+                                     range_defence_of, record_and_apply, start_hand)
 from gambler.training.range_rows import (CHANCE, MIXED, PLAIN, WEIGHT, bot_action, chart_node,
                                          chart_shares, close_round, holding_mass, narrow,
                                          narrow_by_chart, own_percentiles, remove_cards,
@@ -332,13 +332,13 @@ def _equities(tables, lbr_tables, hole, board, visible, range_, equity):
 
 @helper
 def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot, to_call, wp,
-                 holding_class, defence):
+                 holding_class, decides):
     """The one-step value of LBR raising to `target` from `work.hand` (item 3 of the module
     docstring; `work.scratch` receives the hand after the raise). `values`: each holding's v for
     the bot's answer; `fresh_plan`: the answer is a range-aware bot's first decision of the round,
     whose plan (and mixing chance) follows from `values`. A bot answering from its preflop
     chart folds each holding with its class's fold share (`holding_class`); one with range
-    `defence` (>= 0 in this round) answers by each holding's `work.percentiles`."""
+    range defence in this round (`decides`) answers by each holding's `work.percentiles`."""
     hand, scratch, range_, equity = work.hand, work.scratch, work.range_, work.equity
     bot = 1 - lbr
     scratch[:] = hand
@@ -372,7 +372,7 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
                         # (a fresh plan: no action of the round yet, so both are possible)
                         if (fresh_plan or range_[row, index] > 0.0) and share > 0.0:
                             code, _ = bot_action(kind, params, value, rules, scratch, bot,
-                                                  mixed, defence, work.percentiles[index])
+                                                  mixed, decides, work.percentiles[index])
                             if code == FOLD_CODE:
                                 folded += range_[WEIGHT, index] * share
                 total += mass
@@ -430,8 +430,8 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
     low, high = raise_range(rules, hand, lbr)
     if low < 0:
         return best_code, best_amount
-    defence = range_defence_of(kind, params, hand[ROUND])
-    if defence >= 0.0:  # the bot's answer to any raise: by its percentile in its own range
+    decides = range_defence_of(kind, params, hand[ROUND]) >= 0.0
+    if decides:  # the bot's answer to any raise: by its percentile in its own range
         own_percentiles(work.own, _plain_values(preflop_v, holding_v, hand[ROUND]),
                          work.percentiles)
     previous = -1
@@ -443,7 +443,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
             continue
         previous = target
         value = _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot,
-                             to_call, wp, holding_class, defence)
+                             to_call, wp, holding_class, decides)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -533,19 +533,17 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                     if defended:
                         narrow_by_chart(own, lbr_tables.holding_class, work.shares)
                 else:
-                    defence = range_defence_of(kind, params, round_)
-                    if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
+                    decides = percentile_decides(kind, params, hand, bot)
+                    if decides:
                         own_percentiles(own, values, work.percentiles)
-                    else:
-                        defence = -1.0
                     mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
                     code, amount = bot_action(kind, params, value, rules, hand, bot, mixed,
-                                               defence, work.percentiles[bot_index])
-                    narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence,
-                            work.percentiles)
+                                              decides, work.percentiles[bot_index])
+                    narrow(range_, kind, params, values, rules, hand, bot, code, amount, decides,
+                           work.percentiles)
                     if defended:
                         narrow(own, kind, params, values, rules, hand, bot, code, amount,
-                                defence, work.percentiles)
+                               decides, work.percentiles)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False

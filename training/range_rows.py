@@ -25,7 +25,7 @@ from gambler.bot.own_range import range_percentiles
 from gambler.jit import helper
 from gambler.training.engine import (ACTIONS, AMOUNTS, CHART_AT, KINDS, MAX_SPENT, RAISE_CODE,
                                      ROUND, SPENT, fixed_action, has_chart, mixing_probability,
-                                     PROFILE, raise_range, range_defended)
+                                     PROFILE, raise_range, range_decision)
 
 # The rows (module docstring).
 WEIGHT, CHANCE, PLAIN, MIXED = 0, 1, 2, 3
@@ -73,13 +73,15 @@ def remove_cards(range_, holding_cards, cards, count):
 
 
 @helper
-def bot_action(kind, params, value, rules, hand, bot, mixed, defence, percentile):
+def bot_action(kind, params, value, rules, hand, bot, mixed, decides, percentile):
     """(code, raise-to) of the bot with v `value` in `hand`: its rules (`fixed_action`), then,
-    with range `defence` (>= 0) facing a bet, range defence at `percentile`."""
+    where its percentile in its own range `decides` (`engine.percentile_decides`), range defence
+    or range bets at `percentile` (`engine.range_decision`)."""
     code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
-    if defence >= 0.0 and hand[SPENT + bot] < hand[MAX_SPENT]:
-        return range_defended(code, amount, defence, hand[MAX_SPENT] - hand[SPENT + bot],
-                              hand[SPENT] + hand[SPENT + 1], percentile)
+    if decides:
+        raise_low, raise_high = raise_range(rules, hand, bot)
+        return range_decision(kind, params, hand, bot, code, amount, percentile, raise_low,
+                              raise_high)
     return code, amount
 
 
@@ -94,9 +96,9 @@ def own_percentiles(own, values, percentiles):
 
 
 @helper
-def narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence, percentiles):
+def narrow(range_, kind, params, values, rules, hand, bot, code, amount, decides, percentiles):
     """Keep, for each holding and plan variant, whether the bot would have taken (code, amount)
-    here (`values`: each holding's v for the round's plan; with range `defence` >= 0, each
+    here (`values`: each holding's v for the round's plan; where its percentile `decides`, each
     holding's `percentiles` in the bot's own range)."""
     for index in range(range_.shape[1]):
         if range_[WEIGHT, index] > 0.0:
@@ -104,7 +106,7 @@ def narrow(range_, kind, params, values, rules, hand, bot, code, amount, defence
             for row, mixed in ((PLAIN, False), (MIXED, True)):
                 if range_[row, index] > 0.0:
                     their_code, their_amount = bot_action(kind, params, value, rules, hand,
-                                                           bot, mixed, defence,
+                                                           bot, mixed, decides,
                                                            percentiles[index])
                     if their_code != code or (code == RAISE_CODE and their_amount != amount):
                         range_[row, index] = 0.0
