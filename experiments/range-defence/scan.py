@@ -1,0 +1,61 @@
+"""A scan of range defence's a and range bets' (value, size) on a start profile: LBR at a few
+settings on deal seed 21 (the scan's own; the suites in eval/ use seed 11), one JSON line per
+(variant, setting) appended to the output as it arrives, so an interrupted scan keeps its rows.
+
+    python experiments/range-defence/scan.py START OUT.jsonl --hands 6000 \
+        --defence 0.6,0.8,1.3,1.6 [--bet 0.2:0.5,0.3:1.0] [--rounds flop,turn,river]
+
+Each variant sets `range_defence: a` (and `range_bet: [value, size]` when --bet is given) in the
+rounds named, on the start profile's numbers; `version` becomes 5.
+"""
+
+import argparse
+import json
+from dataclasses import replace
+
+from gambler.bot.params import ROUNDS, load_profile
+from gambler.protocol.gamedef import load_game
+from gambler.training.lbr import LbrDeals, run_lbr
+
+SETTINGS = ("C,C,FCPA,FCPA", "C,FCPA,FCPA,FCPA", "FCMA,FCMA,FCMA,FCMA",
+            "FCMQT,FCMQT,FCMQT,FCMQT", "FCODXA,FCODXA,FCODXA,FCODXA")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("start")
+    parser.add_argument("out")
+    parser.add_argument("--hands", type=int, default=6000)
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--defence", default="1.0")
+    parser.add_argument("--bet", default="")
+    parser.add_argument("--rounds", default="flop,turn,river")
+    arguments = parser.parse_args()
+    start = load_profile(arguments.start)
+    rounds = [ROUNDS.index(name) for name in arguments.rounds.split(",")]
+    bets = [tuple(map(float, pair.split(":"))) for pair in arguments.bet.split(",") if pair] \
+        or [None]
+    game = load_game()
+    deals = LbrDeals(arguments.seed, arguments.hands, keep=True)
+    for defence in map(float, arguments.defence.split(",")):
+        for bet in bets:
+            numbers = list(start.rounds)
+            for r in rounds:
+                numbers[r] = replace(numbers[r], range_defence=defence,
+                                     range_bet=bet if bet is not None else numbers[r].range_bet)
+            profile = replace(start, rounds=tuple(numbers), version=5)
+            for actions in SETTINGS:
+                result = run_lbr(profile, game, arguments.hands, arguments.seed, actions,
+                                 deals=deals)
+                score = result.score
+                row = {"start": arguments.start, "defence": defence, "bet": bet,
+                       "rounds": arguments.rounds, "actions": actions, "seed": arguments.seed,
+                       "hands": score.hands, "mbb_per_hand": round(score.mbb_per_hand, 1),
+                       "ci95_mbb": round(score.ci95_mbb, 1)}
+                with open(arguments.out, "a") as out:
+                    out.write(json.dumps(row) + "\n")
+                print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
