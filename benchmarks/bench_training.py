@@ -7,12 +7,15 @@ pairs: version 1 (seed vs handmade), plain version 2 (the version 2 default, `de
 its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play: one
 seeded draw per player and round) and plain version 3 (plain version 2 with a defence line
 v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold),
-and version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the round
-followed down the chart's tree at every preflop decision). Rows per pair: the numba engine on one
+version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the round
+followed down the chart's tree at every preflop decision) and version 5 (the version 2 default
+with range defence a = 1 and range bets [0.3, 0.75] from the flop on: each of its actions replays
+its own range over every holding; on the first 2,000 deals, whose holdings' v it reads from the
+holdings cache, computed the first time). Rows per pair: the numba engine on one
 core, on all cores (numba threads, identical results), and the peer measured in the same run: the
 protocol's `BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code
-path, mixed draws included; for the chart pair the TCP bot's strategy objects themselves, which
-play the chart). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
+path, mixed draws included; for the chart and range pairs the TCP bot's strategy objects
+themselves, which play the chart and keep the own range). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
 reads the deal set from the deal cache (`GAMBLER_DEALS`; computed and stored the first time), for
 repeated runs: A/B of an engine change, whose figures to compare are the ratios to the peer.
 """
@@ -96,15 +99,27 @@ def with_defence(profile):
     return replace(profile, name=f"{profile.name} (defence line)", rounds=rounds, version=3)
 
 
+def with_range(profile):
+    """`profile` as version 5 with range defence 1 and range bets [0.3, 0.75] after the flop."""
+    rounds = tuple(r if index == 0 else replace(r, range_defence=1.0, range_bet=(0.3, 0.75))
+                   for index, r in enumerate(profile.rounds))
+    return replace(profile, name=f"{profile.name} (range)", rounds=rounds, version=5)
+
+
 def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
     """Median hands per second of the engine, one core then all numba threads."""
     a, b = encode_strategy(first), encode_strategy(second)
     results = np.zeros((len(deals), 2), dtype=np.int64)
     adjusted = np.zeros((len(deals), 2))
+    extra = {}
+    if first.range_defended:
+        from gambler.training.defended import deal_set_holding_rates
+        extra = {"holes": deals.holes, "boards": deals.boards,
+                 "holding_v": deal_set_holding_rates(deals.seed, deals.first_deal, len(deals))}
     arguments = (rules, *a, *b, deals.v, deals.outcomes, deals.allin_equity, MIX_SEED, 0,
                  results, adjusted)
-    play_deals(*arguments)
-    play_deals_parallel(*arguments)
+    play_deals(*arguments, **extra)
+    play_deals_parallel(*arguments, **extra)
     rows = []
     for label, kernel, threads in (("numba engine, one core", play_deals, 1),
                                    (f"numba engine, {numba.config.NUMBA_NUM_THREADS} threads",
@@ -113,7 +128,7 @@ def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
         times = []
         for _ in range(7):
             clock = time.perf_counter()
-            kernel(*arguments)
+            kernel(*arguments, **extra)
             times.append(time.perf_counter() - clock)
         rows.append((label, 2 * len(deals) / statistics.median(times)))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -144,19 +159,24 @@ def main() -> None:
              ("version 4: default-v2 with the preflop chart vs seed",
               replace(default, version=4, chart="preflop",
                       chart_path=str(find_chart_file("preflop").resolve())),
-              load_profile("seed")))
+              load_profile("seed")),
+             ("version 5: default-v2 with range defence and range bets vs seed",
+              with_range(default), load_profile("seed")))
     print(f"{machine_line()}, numba {numba.__version__}; {len(deals):,} duplicate deals "
           f"({2 * len(deals):,} hands), medians")
     print()
     print("| pair | engine | hands/s | ratio to the Python rules |")
     print("|---|---|---|---|")
     for title, first, second in pairs:
-        rows = engine_rates(rules, deals, first, second)
-        peer = strategy_hands if first.chart else python_hands
-        reference = statistics.median(peer(game, deals, first, second, 300) for _ in range(3))
+        played = deals.slice(0, min(2000, len(deals))) if first.range_defended else deals
+        rows = engine_rates(rules, played, first, second)
+        tcp = first.chart or first.range_defended
+        peer = strategy_hands if tcp else python_hands
+        count = 30 if first.range_defended else 300
+        reference = statistics.median(peer(game, deals, first, second, count) for _ in range(3))
         for label, rate in rows:
             print(f"| {title} | {label} | {rate:,.0f} | {rate / reference:,.0f}x |")
-        peer_label = "the TCP bot's strategies" if first.chart else "automaton"
+        peer_label = "the TCP bot's strategies" if tcp else "automaton"
         print(f"| {title} | Python `BettingState` + {peer_label} (peer) | {reference:,.0f} | 1x |")
     if options.reuse_deals:
         return

@@ -120,7 +120,8 @@ class OwnRange:
         from gambler.evaluator.preflop import class_indices
 
         if profile.range_aware:
-            raise ProfileError("range defence needs a profile without narrow (range-aware v)")
+            raise ProfileError("range defence and range bets need a profile without narrow "
+                               "(range-aware v)")
         self.profile = profile
         self.preflop_v = holding_preflop_v()
         self.classes = class_indices(HOLDING_CARDS)
@@ -180,14 +181,14 @@ class OwnRange:
         params = self.profile.rounds[round_]
         values = self.values(round_)
         facing = betting.spent[betting.current_player] < betting.max_spent
-        defended = params.range_defence is not None if facing else params.range_bet is not None
-        if defended:
+        decides = params.range_defence is not None if facing else params.range_bet is not None
+        if decides:  # the percentile decides here: each holding's, from the range as it was
             self._update_percentiles(round_)
         for index in range(HOLDINGS):
             if rows[WEIGHT, index] <= 0.0:
                 continue
             v = float(values[index])
-            percentile = float(self.percentiles[index]) if defended else None
+            percentile = float(self.percentiles[index]) if decides else None
             for row, draw in ((PLAIN, 1.0), (MIXED, 0.0)):
                 if rows[row, index] > 0.0 and choose_action(
                         plan_for_state(params, v, betting, draw), betting, percentile) != action:

@@ -67,12 +67,31 @@ def test_the_share_that_folds_is_the_bet_over_the_pot_after_it():
     assert range_defence_share(None, 100, 300) is None
 
 
+def lbr_hands(spec, actions: str, deals: int, seed: int = 9):
+    """LBR's hands against `spec` on the first `deals` deals of `seed`, both seats: (deal,
+    LBR's position, the actions as (round, code, raise-to), both holes, the board)."""
+    deal_set, _ = cached_deal_set(seed, 0, deals)
+    holding_v = cached_holding_rates(seed, 0, deals)
+    kind, params = encode_strategy(spec)
+    rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
+        deal_arrays(deal_set)
+    sets = parse_action_sets(actions)
+    for i in range(deals):
+        holes = tuple(tuple(int(card) for card in deal_set.holes[i, p]) for p in range(2))
+        board = tuple(int(card) for card in deal_set.boards[i])
+        for lbr in range(2):
+            trace = np.full((64, 3), -1, dtype=np.int64)
+            lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables, lookups,
+                     sets, trace, np.empty((0, 3), dtype=np.int64))
+            rows = [tuple(int(x) for x in row) for row in trace if row[0] >= 0]
+            yield i, lbr, rows, holes, board
+
+
 def _replay(trace_rows, holes, board, bot, hand_number):
     """(MatchState before each of the bot's actions, the action) along an LBR hand's trace."""
     state = BettingState.start(NL)
     for round_, code, amount in trace_rows:
-        action = Action("r", int(amount)) if code == RAISE_CODE else \
-            Action("f") if code == FOLD_CODE else Action("c")
+        action = Action(CODE_KIND[code], amount if code == RAISE_CODE else 0)
         if state.current_player == bot:
             shown = [(), ()]
             shown[bot] = holes[bot]
@@ -92,33 +111,19 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     mixed play and chart draws from the same seeded streams. The rule bites: some of those
     decisions went against what the four modes alone would have done, and range bets were made
     by the profile that has them."""
-    seed = 9
-    deal_set, _ = cached_deal_set(seed, 0, deals)
-    holding_v = cached_holding_rates(seed, 0, deals)
     spec = load_profile(profile)
-    kind, params = encode_strategy(spec)
-    rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
-        deal_arrays(deal_set)
-    sets = parse_action_sets(actions)
     decided = overruled = bets = 0
-    for i in range(deals):
-        holes = tuple(tuple(int(card) for card in deal_set.holes[i, p]) for p in range(2))
-        board = tuple(int(card) for card in deal_set.boards[i])
-        for lbr in range(2):
-            trace = np.full((64, 3), -1, dtype=np.int64)
-            lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables, lookups,
-                     sets, trace, np.empty((0, 3), dtype=np.int64))
-            rows = [tuple(int(x) for x in row) for row in trace if row[0] >= 0]
-            strategy = ProfileStrategy(spec, seed=seed)
-            for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
-                action, fields = strategy.act_and_explain(state)
-                assert action == taken, (i, lbr, state.betting)
-                bets += "bets_from" in fields and action.kind == "r"
-                if "percentile" in fields:
-                    decided += 1
-                    plan = plan_for_state(spec.rounds[state.betting.round],
-                                          fields.get("v", 0.0), state.betting, 1.0)
-                    overruled += _mode_action(plan, state.betting) != action
+    for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
+        strategy = ProfileStrategy(spec, seed=9)
+        for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
+            action, fields = strategy.act_and_explain(state)
+            assert action == taken, (i, lbr, state.betting)
+            bets += "bets_from" in fields and action.kind == "r"
+            if "percentile" in fields:
+                decided += 1
+                plan = plan_for_state(spec.rounds[state.betting.round],
+                                      fields.get("v", 0.0), state.betting, 1.0)
+                overruled += _mode_action(plan, state.betting) != action
     assert decided > deals // 2
     assert overruled > 0
     assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
@@ -269,51 +274,38 @@ def test_the_own_range_is_the_reference_range_holding_by_holding(profile, action
     from lbr_reference import Range, ReferenceBot, defends_by_range, own_percentiles
     import itertools
 
-    seed = 9
-    deal_set, _ = cached_deal_set(seed, 0, deals)
-    holding_v = cached_holding_rates(seed, 0, deals)
     spec = load_profile(profile)
-    kind, params = encode_strategy(spec)
-    rules, tables, lookups, arrays = encode_rules(NL), load_tables(), lbr_tables(), \
-        deal_arrays(deal_set)
-    sets = parse_action_sets(actions)
+    holding_v = cached_holding_rates(9, 0, deals)
+    preflop_v = lbr_tables().preflop_v
     every = list(itertools.combinations(range(52), 2))
     compared = mixed_apart = 0
-    for i in range(deals):
-        holes = tuple(tuple(int(card) for card in deal_set.holes[i, p]) for p in range(2))
-        board = tuple(int(card) for card in deal_set.boards[i])
-        reference_bot = ReferenceBot(spec, lookups.preflop_v, holding_v[i], board)
-        for lbr in range(2):
-            bot = 1 - lbr
-            trace = np.full((64, 3), -1, dtype=np.int64)
-            lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables, lookups,
-                     sets, trace, np.empty((0, 3), dtype=np.int64))
-            rows = [tuple(int(x) for x in row) for row in trace if row[0] >= 0]
-            reference = Range(reference_bot, every)
-            reference.start_round(0, ())
-            own = OwnRange(spec)
-            state = BettingState.start(NL)
-            dealt = 0
-            for round_, code, amount in rows:
-                if state.round != dealt:
-                    reference.close_round()
-                    reference.start_round(state.round, board[:state.board_cards_visible])
-                    dealt = state.round
-                action = Action("r", amount) if code == RAISE_CODE else \
-                    Action("f") if code == FOLD_CODE else Action("c")
-                if state.current_player == bot:
-                    shown = tuple(holes[p] if p == bot else () for p in range(2))
-                    own.percentile(MatchState(bot, 2 * i + lbr, state, shown,
-                                              board[:state.board_cards_visible]))
-                    masses = own.masses()
-                    expected = np.zeros(HOLDINGS)
-                    for holding in reference.entries:
-                        expected[holding_index(*holding)] = reference.mass(holding)
-                    assert (masses == expected).all(), (i, lbr, state.betting_string())
-                    compared += 1
-                    mixed_apart += int((own.rows[2] != own.rows[3]).any())
-                    percentiles = own_percentiles(reference, state.round) \
-                        if defends_by_range(reference_bot, state) else None
-                    reference.narrow(state, action, percentiles)
-                state = state.apply(action)
+    for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
+        bot = 1 - lbr
+        reference_bot = ReferenceBot(spec, preflop_v, holding_v[i], board)
+        reference = Range(reference_bot, every)
+        reference.start_round(0, ())
+        own = OwnRange(spec)
+        state = BettingState.start(NL)
+        dealt = 0
+        for round_, code, amount in rows:
+            if state.round != dealt:
+                reference.close_round()
+                reference.start_round(state.round, board[:state.board_cards_visible])
+                dealt = state.round
+            action = Action(CODE_KIND[code], amount if code == RAISE_CODE else 0)
+            if state.current_player == bot:
+                shown = tuple(holes[p] if p == bot else () for p in range(2))
+                own.percentile(MatchState(bot, 2 * i + lbr, state, shown,
+                                          board[:state.board_cards_visible]))
+                masses = own.masses()
+                expected = np.zeros(HOLDINGS)
+                for holding in reference.entries:
+                    expected[holding_index(*holding)] = reference.mass(holding)
+                assert (masses == expected).all(), (i, lbr, state.betting_string())
+                compared += 1
+                mixed_apart += int((own.rows[2] != own.rows[3]).any())
+                percentiles = own_percentiles(reference, state.round) \
+                    if defends_by_range(reference_bot, state) else None
+                reference.narrow(state, action, percentiles)
+            state = state.apply(action)
     assert compared > deals and mixed_apart > 0

@@ -22,10 +22,10 @@ from gambler.evaluator.holdings import HOLDINGS, _index_of
 from gambler.evaluator.rng import stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (ENDED, HAND_STATE_SIZE, RANDOM,
-                                     adjusted_payoff_of, apply_action, chart_action, fixed_action,
+                                     adjusted_payoff_of, chart_action, fixed_action,
                                      has_chart, is_mixed, is_range_defended, payoff_of,
-                                     percentile_decides, player_to_act, random_action, start_hand,
-                                     ROUND)
+                                     percentile_decides, player_to_act, random_action,
+                                     record_and_apply, start_hand, ROUND)
 from gambler.training.range_rows import (WEIGHT, bot_action, chart_node, chart_shares,
                                          close_round, narrow, narrow_by_chart, own_percentiles,
                                          remove_cards, start_round)
@@ -91,12 +91,7 @@ def _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, tr
                 else:
                     code, amount = fixed_action(kind, params[player], value, rules, hand,
                                                 player, mixed)
-        if traced < trace.shape[0]:
-            trace[traced, 0] = round_
-            trace[traced, 1] = code
-            trace[traced, 2] = amount
-            traced += 1
-        apply_action(rules, hand, player, code, amount)
+        traced = record_and_apply(rules, hand, player, code, amount, trace, traced)
     return rng_state
 
 
