@@ -2,22 +2,23 @@
 
     python benchmarks/bench_training.py [--deals 20000] [--reuse-deals]
 
-Profile against profile on one deal set whose win rates already exist, as in training, for five
+Profile against profile on one deal set whose win rates already exist, as in training, for six
 pairs: version 1 (seed vs handmade), plain version 2 (the version 2 default, `default-v2`, with
-its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play: one
-seeded draw per player and round) and plain version 3 (plain version 2 with a defence line
+its mixed play switched off, vs seed: pot levels), the version 2 default as it is (mixed play:
+one seeded draw per player and round), plain version 3 (plain version 2 with a defence line
 v >= 0 + 1 x price in every round: facing a bet, the line is read where the mode would fold),
 version 4 (the version 2 default with the shipped preflop chart, `chart: preflop`: the round
 followed down the chart's tree at every preflop decision) and version 5 (the version 2 default
-with range defence a = 1 and range bets [0.3, 0.75] from the flop on: each of its actions replays
-its own range over every holding; on the first 2,000 deals, whose holdings' v it reads from the
-holdings cache, computed the first time). Rows per pair: the numba engine on one
-core, on all cores (numba threads, identical results), and the peer measured in the same run: the
+with range defence a = 1 and range bets [0.3, 0.75] from the flop on: each of its actions
+replays its own range over every holding; on the first 2,000 deals, whose holdings' v it reads
+from the holdings cache, computed the first time). Rows per pair: the numba engine on one core,
+on all cores (numba threads, identical results), and the peer measured in the same run: the
 protocol's `BettingState` with the bot's automaton in Python, hand by hand (the TCP bot's code
 path, mixed draws included; for the chart and range pairs the TCP bot's strategy objects
-themselves, which play the chart and keep the own range). Also the one-off cost of a deal set's exact win rates, unless `--reuse-deals`
-reads the deal set from the deal cache (`GAMBLER_DEALS`; computed and stored the first time), for
-repeated runs: A/B of an engine change, whose figures to compare are the ratios to the peer.
+themselves, which play the chart and keep the own range). Also the one-off cost of a deal set's
+exact win rates, unless `--reuse-deals` reads the deal set from the deal cache (`GAMBLER_DEALS`;
+computed and stored the first time), for repeated runs: A/B of an engine change, whose figures
+to compare are the ratios to the peer.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def engine_rates(rules, deals, first, second) -> list[tuple[str, float]]:
     results = np.zeros((len(deals), 2), dtype=np.int64)
     adjusted = np.zeros((len(deals), 2))
     extra = {}
-    if first.range_defended:
+    if first.uses_own_range:
         from gambler.training.defended import deal_set_holding_rates
         extra = {"holes": deals.holes, "boards": deals.boards,
                  "holding_v": deal_set_holding_rates(deals.seed, deals.first_deal, len(deals))}
@@ -168,11 +169,11 @@ def main() -> None:
     print("| pair | engine | hands/s | ratio to the Python rules |")
     print("|---|---|---|---|")
     for title, first, second in pairs:
-        played = deals.slice(0, min(2000, len(deals))) if first.range_defended else deals
+        played = deals.slice(0, min(2000, len(deals))) if first.uses_own_range else deals
         rows = engine_rates(rules, played, first, second)
-        tcp = first.chart or first.range_defended
+        tcp = first.chart or first.uses_own_range
         peer = strategy_hands if tcp else python_hands
-        count = 30 if first.range_defended else 300
+        count = 30 if first.uses_own_range else 300
         reference = statistics.median(peer(game, deals, first, second, count) for _ in range(3))
         for label, rate in rows:
             print(f"| {title} | {label} | {rate:,.0f} | {rate / reference:,.0f}x |")

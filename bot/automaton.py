@@ -150,7 +150,7 @@ def choose_action(plan: RoundPlan, betting: BettingState,
     """The automaton's action for the player to act in `betting` (heads-up). A plan with range
     defence facing a bet, or with range bets when nothing is owed, needs the `percentile` of the
     holding in the bot's own range (NaN: the range has no mass, and the modes' action stands)."""
-    action = _mode_action(plan, betting)
+    action = mode_action(plan, betting)
     if not needs_percentile(plan, betting):
         return action
     if percentile is None:
@@ -170,8 +170,8 @@ def choose_action(plan: RoundPlan, betting: BettingState,
     return CALL_ACTION if percentile >= plan_range_share(plan, betting) else FOLD_ACTION
 
 
-def _mode_action(plan: RoundPlan, betting: BettingState) -> Action:
-    """The four modes' action (and the defence line's), before range defence."""
+def mode_action(plan: RoundPlan, betting: BettingState) -> Action:
+    """The four modes' action (and the defence line's), before range defence and range bets."""
     player = betting.current_player
     legal = betting.legal_actions()
     opponent_to = betting.max_spent
@@ -207,8 +207,9 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
     (1 + v) / 2, the price to_call / (pot + to_call) and the margin; T; the round's mixed
     variant if drawn (slow play, or the bluff's total); the pot (both totals), what is owed,
     the legal raise-to range (None when no raise is legal), the defence line d0 + d1 price
-    when the profile has one and a bet is owed, with range defence facing a bet the holding's
-    percentile in the bot's own range and the share of it that folds, and the action."""
+    when the profile has one and a bet is owed, the holding's percentile in the bot's own range
+    where it decides (with range defence facing a bet: the share of the range that folds; with
+    range bets: the percentiles from which it bets and below which it bluffs), and the action."""
     player = betting.current_player
     legal = betting.legal_actions()
     to_call = betting.max_spent - betting.spent[player]

@@ -246,7 +246,7 @@ class Profile:
         return any(fraction < 1.0 for fraction in self.keep)
 
     @cached_property
-    def range_defended(self) -> bool:
+    def uses_own_range(self) -> bool:
         """Whether some round decides by the percentile in the bot's own range (range defence or
         range bets)."""
         return any(round_params.range_defence is not None or round_params.range_bet is not None

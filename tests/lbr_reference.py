@@ -362,7 +362,7 @@ def reference_lbr_hand(game, lbr: int, bot: ReferenceBot, holes, board, action_s
     range_ = Range(bot, [pair for pair in every if not set(pair) & set(hole)])
     range_.start_round(0, ())
     own = None  # with range defence: the bot's range as it sees it (LBR's cards not removed)
-    if isinstance(bot.strategy, Profile) and bot.strategy.range_defended:
+    if isinstance(bot.strategy, Profile) and bot.strategy.uses_own_range:
         own = Range(bot, every)
         own.start_round(0, ())
     actions = []

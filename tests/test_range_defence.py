@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from gambler.bot.automaton import _mode_action, plan_for_state
+from gambler.bot.automaton import mode_action, plan_for_state
 from gambler.bot.own_range import OwnRange, range_percentiles
 from gambler.bot.params import ProfileError, load_profile, parse_profile, range_defence_share
 from gambler.bot.strategies import ProfileStrategy, resolve_strategy
@@ -123,7 +123,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
                 decided += 1
                 plan = plan_for_state(spec.rounds[state.betting.round],
                                       fields.get("v", 0.0), state.betting, 1.0)
-                overruled += _mode_action(plan, state.betting) != action
+                overruled += mode_action(plan, state.betting) != action
     assert decided > deals // 2
     assert overruled > 0
     assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
@@ -260,7 +260,7 @@ def test_a_range_no_holding_explains_leaves_the_modes_action():
     assert np.isnan(OwnRange(spec).percentile(match))
     action, fields = ProfileStrategy(spec).act_and_explain(match)
     plan = plan_for_state(spec.rounds[1], fields["v"], state, 1.0)
-    assert np.isnan(fields["percentile"]) and action == _mode_action(plan, state)
+    assert np.isnan(fields["percentile"]) and action == mode_action(plan, state)
 
 
 @pytest.mark.parametrize("profile, actions, deals", [

@@ -23,7 +23,7 @@ from gambler.evaluator.rng import stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (ENDED, HAND_STATE_SIZE, RANDOM,
                                      adjusted_payoff_of, chart_action, fixed_action,
-                                     has_chart, is_mixed, is_range_defended, payoff_of,
+                                     has_chart, is_mixed, uses_own_range, payoff_of,
                                      percentile_decides, player_to_act, random_action,
                                      record_and_apply, start_hand, ROUND)
 from gambler.training.range_rows import (WEIGHT, bot_action, chart_node, chart_shares,
@@ -103,8 +103,8 @@ def _defended_pairs(rules, kinds, params, numbers, deals, holding_v, seed, first
     seats = np.empty((2, 2), dtype=np.int64)
     seats[0, 0], seats[0, 1], seats[1, 0], seats[1, 1] = kinds[0], kinds[1], kinds[1], kinds[0]
     defended = np.zeros((2, 2), dtype=np.bool_)
-    defended[0, 0] = defended[1, 1] = is_range_defended(kinds[0], params[0])
-    defended[0, 1] = defended[1, 0] = is_range_defended(kinds[1], params[1])
+    defended[0, 0] = defended[1, 1] = uses_own_range(kinds[0], params[0])
+    defended[0, 1] = defended[1, 0] = uses_own_range(kinds[1], params[1])
     own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
     percentiles = np.zeros(HOLDINGS, dtype=np.float64)
     shares = np.zeros(CLASS_COUNT, dtype=np.float64)
@@ -162,7 +162,7 @@ def defended_hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix
     """One hand (`engine.play_hand`): (payoff to position 0, rng state)."""
     defended = np.zeros(2, dtype=np.bool_)
     for position in range(2):
-        defended[position] = is_range_defended(kinds[position], params[position])
+        defended[position] = uses_own_range(kinds[position], params[position])
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
     rng_state = _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace,

@@ -467,7 +467,7 @@ def range_bet_of(kind, params, round_):
 
 
 @helper
-def is_range_defended(kind, params):
+def uses_own_range(kind, params):
     """Whether a strategy is a profile that decides by its own range in some round (range
     defence or range bets: `training.defended` plays it)."""
     for round_ in range(4):
@@ -877,7 +877,7 @@ def play_deals_parallel(rules, kind_a, params_a, kind_b, params_b, v, outcomes, 
 
 def _any_defended(kinds_and_params) -> bool:
     """Whether a strategy is a profile with range defence (`training.defended` plays it)."""
-    return any(is_range_defended(kind, np.asarray(params)) for kind, params in kinds_and_params)
+    return any(uses_own_range(kind, np.asarray(params)) for kind, params in kinds_and_params)
 
 
 def _defended_arguments(rules, kind_a, params_a, kind_b, params_b, v, outcomes, allin_equity,

@@ -97,9 +97,9 @@ def _holding_rates_for(deals: DealSet, pairs, start: int, stop: int):
     """Deals start .. stop - 1 of every holding's v on the deal set's boards, when some pair
     has a profile with range defence (`training.defended`), else None. Kept for the set's two
     latest uses in this process (about 32 KB a deal)."""
-    from gambler.training.engine import is_range_defended
+    from gambler.training.engine import uses_own_range
 
-    if not any(is_range_defended(kind, np.asarray(params))
+    if not any(uses_own_range(kind, np.asarray(params))
                for kind_a, params_a, kind_b, params_b in pairs
                for kind, params in ((kind_a, params_a), (kind_b, params_b))):
         return None

@@ -80,7 +80,7 @@ from gambler.bot.chart import CLASS_COUNT, raise_target
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
                                      PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
                                      DealArrays, adjusted_payoff_of, apply_action, chart_action,
-                                     is_mixed, is_range_aware, is_range_defended,
+                                     is_mixed, is_range_aware, uses_own_range,
                                      mixing_probability, narrow_fractions, payoff_of,
                                      player_to_act, raise_range, random_action,
                                      random_fold_probability, percentile_decides,
@@ -489,7 +489,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     values = preflop_v
     start_round(range_, kind, params, values, 0)
     own = work.own  # with range defence: the bot's range as it sees it (no LBR cards removed)
-    defended = is_range_defended(kind, params)
+    defended = uses_own_range(kind, params)
     if defended:
         own[WEIGHT, :] = 1.0
         start_round(own, kind, params, values, 0)

@@ -27,8 +27,8 @@ from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
 from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, EngineError,
                                      _play_ranged, _range_context, adjusted_payoff_of,
-                                     encode_strategy, is_range_aware, is_range_defended, payoff_of,
-                                     stack_vectors)
+                                     encode_strategy, is_range_aware, payoff_of, stack_vectors,
+                                     uses_own_range)
 
 _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 
@@ -270,7 +270,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     member_kinds, member_params = encode_portfolio(portfolio)
     opponents = [encode_strategy(first), encode_strategy(then)]
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
-    if any(is_range_defended(kind, np.asarray(params)) for kind, params in strategies + opponents):
+    if any(uses_own_range(kind, np.asarray(params)) for kind, params in strategies + opponents):
         raise EngineError("a portfolio's match on the fast engine does not play range defence "
                           "(version 5) yet: play it with --engine dealer")
     holes, boards, tables, preflop_v = _range_context(

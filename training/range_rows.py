@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gambler.bot.chart import CLASS_COUNT, packed_action_count, packed_follow, packed_real_action, packed_share
+from gambler.bot.chart import (CLASS_COUNT, packed_action_count, packed_follow,
+                               packed_real_action, packed_share)
 from gambler.bot.own_range import range_percentiles
 from gambler.jit import helper
 from gambler.training.engine import (ACTIONS, AMOUNTS, CHART_AT, KINDS, MAX_SPENT, RAISE_CODE,
