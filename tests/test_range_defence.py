@@ -256,11 +256,12 @@ def test_a_range_no_holding_explains_leaves_the_modes_action():
     state = BettingState.start(NL)
     for action in (Action("r", 250), Action("c"), Action("r", 400)):
         state = state.apply(action)
-    match = MatchState(1, 12, state, ((), (48, 1)), (41, 22, 2))
+    match = MatchState(1, 12, state, ((), (0, 20)), (41, 22, 2))  # 2c 7c on Qd 7h 2h: two pair
     assert np.isnan(OwnRange(spec).percentile(match))
     action, fields = ProfileStrategy(spec).act_and_explain(match)
     plan = plan_for_state(spec.rounds[1], fields["v"], state, 1.0)
     assert np.isnan(fields["percentile"]) and action == mode_action(plan, state)
+    assert action.kind == "c"  # the modes call: a NaN compared with the line would fold
 
 
 @pytest.mark.parametrize("profile, actions, deals", [

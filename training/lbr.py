@@ -254,6 +254,14 @@ def _round_values(kind, params, round_, raised, preflop_v, holding_v, board, tab
     return cache_v[slot]
 
 
+@helper
+def _lbr_view(range_, own, holding_cards, hole):
+    """LBR's view of a bot's range from the bot's own: the same rows, less the holdings that
+    hold one of LBR's cards."""
+    range_[:, :] = own
+    remove_cards(range_, holding_cards, hole, 2)
+
+
 # --- LBR's equity against each holding ----------------------------------------------------------
 
 @helper
@@ -484,15 +492,19 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     cache_key[2] = 0
     ranged = is_range_aware(kind, params)
     bot_index = _index_of(min(bot_hole[0], bot_hole[1]), max(bot_hole[0], bot_hole[1]))
-    range_[WEIGHT, :] = 1.0
-    remove_cards(range_, holding_cards, hole, 2)
-    values = preflop_v
-    start_round(range_, kind, params, values, 0)
-    own = work.own  # with range defence: the bot's range as it sees it (no LBR cards removed)
+    # The rows the bot's actions narrow: LBR's view of its range, or, for a bot that decides by
+    # its own range (range defence, range bets), that range (no LBR cards removed), from which
+    # LBR's view is then derived (`_lbr_view`) after each change.
+    own = work.own
     defended = uses_own_range(kind, params)
+    tracked = own if defended else range_
+    tracked[WEIGHT, :] = 1.0
+    if not defended:
+        remove_cards(range_, holding_cards, hole, 2)
+    values = preflop_v
+    start_round(tracked, kind, params, values, 0)
     if defended:
-        own[WEIGHT, :] = 1.0
-        start_round(own, kind, params, values, 0)
+        _lbr_view(range_, own, holding_cards, hole)
     dealt_round = 0
     equity_round = -1
     traced = 0
@@ -500,14 +512,12 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     while hand[ENDED] == 0:
         round_ = hand[ROUND]
         if round_ != dealt_round:  # the new board cards leave the bot's possible holdings
-            close_round(range_)
-            remove_cards(range_, holding_cards, board, 2 + round_)
+            close_round(tracked)
+            remove_cards(tracked, holding_cards, board, 2 + round_)
             values = holding_v[round_ - 1]
-            start_round(range_, kind, params, values, round_)
+            start_round(tracked, kind, params, values, round_)
             if defended:
-                close_round(own)
-                remove_cards(own, holding_cards, board, 2 + round_)
-                start_round(own, kind, params, values, round_)
+                _lbr_view(range_, own, holding_cards, hole)
             dealt_round = round_
         player = player_to_act(rules, hand)
         if player == bot:
@@ -529,9 +539,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                     code, amount = chart_action(params, value, rules, hand, bot, seed,
                                                 hand_number)
                     chart_shares(params, node, rules, hand, bot, code, amount, work.shares)
-                    narrow_by_chart(range_, lbr_tables.holding_class, work.shares)
-                    if defended:
-                        narrow_by_chart(own, lbr_tables.holding_class, work.shares)
+                    narrow_by_chart(tracked, lbr_tables.holding_class, work.shares)
                 else:
                     decides = percentile_decides(kind, params, hand, bot)
                     if decides:
@@ -539,11 +547,10 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                     mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
                     code, amount = bot_action(kind, params, value, rules, hand, bot, mixed,
                                               decides, work.percentiles[bot_index])
-                    narrow(range_, kind, params, values, rules, hand, bot, code, amount, decides,
-                           work.percentiles)
-                    if defended:
-                        narrow(own, kind, params, values, rules, hand, bot, code, amount,
-                               decides, work.percentiles)
+                    narrow(tracked, kind, params, values, rules, hand, bot, code, amount,
+                           decides, work.percentiles)
+                if defended:
+                    _lbr_view(range_, own, holding_cards, hole)
             if awaiting_answer:
                 line[3] = code
                 awaiting_answer = False
