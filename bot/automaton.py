@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from gambler.errors import GamblerError
 from gambler.bot.params import (RoundParams, defence_line, range_bet_bluffs,
-                                range_defence_share)
+                                range_defence_answers, range_defence_share)
 from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
                                       raise_to)
 
@@ -68,6 +68,8 @@ class RoundPlan:
     defend: tuple[float, float] | None = None  # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None         # a: facing a bet, defend by own-range percentile
     range_bet: tuple[float, float] | None = None  # (value, size): nothing owed, bet by percentile
+    range_defence_cap: float | None = None     # c: the largest share of the range folded (None: 1)
+    range_defence_from: float | None = None    # r: range defence answers bets from r pots
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -91,7 +93,8 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
                      params.price_margin, slow=mixed and mode >= RAISE_TO,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
                      else None, defend=params.defend, range_defence=params.range_defence,
-                     range_bet=params.range_bet)
+                     range_bet=params.range_bet, range_defence_cap=params.range_defence_cap,
+                     range_defence_from=params.range_defence_from)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -142,7 +145,15 @@ def needs_percentile(plan: RoundPlan, betting: BettingState) -> bool:
 def plan_range_share(plan: RoundPlan, betting: BettingState) -> float | None:
     """The share of its range the bot folds to the bet it faces (`range_defence_share`)."""
     to_call = betting.max_spent - betting.spent[betting.current_player]
-    return range_defence_share(plan.range_defence, to_call, sum(betting.spent))
+    return range_defence_share(plan.range_defence, to_call, sum(betting.spent),
+                               plan.range_defence_cap)
+
+
+def range_answers(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether range defence answers the bet owed: one of at least `range_defence_from` pots
+    (`bot.params.range_defence_answers`); a smaller one meets the modes."""
+    to_call = betting.max_spent - betting.spent[betting.current_player]
+    return range_defence_answers(plan.range_defence_from, to_call, sum(betting.spent))
 
 
 def choose_action(plan: RoundPlan, betting: BettingState,
@@ -165,7 +176,7 @@ def choose_action(plan: RoundPlan, betting: BettingState,
                                 or percentile < range_bet_bluffs(value, size)):
             return raise_to(legal.clamp(betting.max_spent + int(size * sum(betting.spent))))
         return CALL_ACTION
-    if action.kind == RAISE:
+    if action.kind == RAISE or not range_answers(plan, betting):
         return action
     return CALL_ACTION if percentile >= plan_range_share(plan, betting) else FOLD_ACTION
 
@@ -238,7 +249,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
         fields["defend_at"] = plan_defence_line(plan, betting)
     if defends_by_range(plan, betting) and percentile is not None:
         fields["percentile"] = percentile
-        fields["folds_below"] = plan_range_share(plan, betting)
+        if range_answers(plan, betting):
+            fields["folds_below"] = plan_range_share(plan, betting)
     if bets_by_range(plan, betting) and percentile is not None:
         value, size = plan.range_bet
         fields["percentile"] = percentile

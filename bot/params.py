@@ -56,6 +56,14 @@ A file with `version: 5` may also give, per round:
                                  percentile ranks the holdings by v this round (ties count half).
                                  With a = 1 this is the minimum defence frequency: a pure bluff
                                  of the bet's size breaks even. Not with `narrow` in any round.
+    range_defence_cap: 0.95      a fraction c in [0, 1] (default 1; needs range_defence): the
+                                 largest share of its range the bot folds to any bet, so the
+                                 share is min(c, a to_call / pot). Against shoves that are never
+                                 bluffs the minimum defence folds nearly everything; a cap below
+                                 1 keeps calling with the top 1 - c of the range.
+    range_defence_from: 1.5      a size r >= 0 in pots (default 0; needs range_defence): range
+                                 defence answers only bets of at least r pots, to_call >=
+                                 r (pot - to_call); smaller ones meet the rules above.
     range_bet: [0.3, 1.0]        [value, size] (default: none). When nothing is owed, bet to the
                                  largest total + size pot (pot: both totals) with the top `value`
                                  of the own range (percentile >= 1 - value) and bluff with its
@@ -94,7 +102,7 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
-_V5_ROUND_KEYS = ("range_defence", "range_bet")
+_V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from", "range_bet")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -135,6 +143,8 @@ class RoundParams:
     defend: tuple[float, float] | None = None    # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None           # a: facing a bet, defend the top of the range
     range_bet: tuple[float, float] | None = None  # (value, size): bet the top and bottom of it
+    range_defence_cap: float | None = None       # c: the largest share folded to any bet (None: 1)
+    range_defence_from: float | None = None      # r: range defence answers bets from r pots
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -178,13 +188,22 @@ def defence_line(defend: tuple[float, float] | None, to_call: int, pot: int) -> 
     return d0 + d1 * (to_call / (pot + to_call))
 
 
-def range_defence_share(a: float | None, to_call: int, pot: int) -> float | None:
-    """The share of its own range the bot folds facing a bet (`range_defence`): min(1, a to_call
-    / pot), pot being both totals now, the bet included (None without range defence). With a = 1
-    and a bet of b into a pot P, b / (P + b): the minimum defence frequency's complement."""
+def range_defence_share(a: float | None, to_call: int, pot: int,
+                        cap: float | None = None) -> float | None:
+    """The share of its own range the bot folds facing a bet (`range_defence`): min(c, a to_call
+    / pot), pot being both totals now, the bet included, c the cap (`range_defence_cap`, None: 1)
+    (None without range defence). With a = 1 and a bet of b into a pot P, b / (P + b): the
+    minimum defence frequency's complement."""
     if a is None:
         return None
-    return min(1.0, a * to_call / pot)
+    return min(1.0 if cap is None else cap, a * to_call / pot)
+
+
+def range_defence_answers(from_pots: float | None, to_call: int, pot: int) -> bool:
+    """Whether range defence answers a bet (`range_defence_from`): one of at least r pots,
+    to_call >= r (pot - to_call), pot being both totals now, the bet included (None: every
+    bet)."""
+    return from_pots is None or to_call >= from_pots * (pot - to_call)
 
 
 def range_bet_bluffs(value: float, size: float) -> float:
@@ -274,8 +293,8 @@ class Profile:
         never used), q's coefficients (kinds c0..c3 for chip levels, p0..p3 for pot levels) and
         the price margin if on (kind "margin"), the mixed-play numbers if given (kinds
         "probability", "size"), the defence line if given (d0 kind "threshold", d1 kind
-        "slope"), range defence if given (kind "defence") and range bets if given (value kind
-        "probability", size kind "size")."""
+        "slope"), range defence if given (kind "defence"), its cap if given (kind
+        "probability") and its least size if given (kind "size"), and range bets if given (value kind "probability", size kind "size")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
@@ -298,6 +317,12 @@ class Profile:
                 entries.append((f"{name}.defend[1]", round_params.defend[1], "slope"))
             if round_params.range_defence is not None:
                 entries.append((f"{name}.range_defence", round_params.range_defence, "defence"))
+            if round_params.range_defence_cap is not None:
+                entries.append((f"{name}.range_defence_cap", round_params.range_defence_cap,
+                                "probability"))
+            if round_params.range_defence_from is not None:
+                entries.append((f"{name}.range_defence_from", round_params.range_defence_from,
+                                "size"))
             if round_params.range_bet is not None:
                 entries.append((f"{name}.range_bet[0]", round_params.range_bet[0], "probability"))
                 entries.append((f"{name}.range_bet[1]", round_params.range_bet[1], "size"))
@@ -336,6 +361,14 @@ class Profile:
             if range_defence is not None:
                 range_defence = values[position]
                 position += 1
+            range_defence_cap = round_params.range_defence_cap
+            if range_defence_cap is not None:
+                range_defence_cap = values[position]
+                position += 1
+            range_defence_from = round_params.range_defence_from
+            if range_defence_from is not None:
+                range_defence_from = values[position]
+                position += 1
             range_bet = round_params.range_bet
             if range_bet is not None:
                 range_bet = tuple(values[position:position + 2])
@@ -343,7 +376,10 @@ class Profile:
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
                                   price_margin=margin, defend=defend,
-                                  range_defence=range_defence, range_bet=range_bet, **mixing))
+                                  range_defence=range_defence,
+                                  range_defence_cap=range_defence_cap,
+                                  range_defence_from=range_defence_from, range_bet=range_bet,
+                                  **mixing))
         return replace(self, rounds=tuple(rounds))
 
     def to_yaml(self, folder: Path | None = None) -> str:
@@ -376,6 +412,10 @@ class Profile:
                 section["defend"] = list(round_params.defend)
             if self.version >= 5 and round_params.range_defence is not None:
                 section["range_defence"] = round_params.range_defence
+            if self.version >= 5 and round_params.range_defence_cap is not None:
+                section["range_defence_cap"] = round_params.range_defence_cap
+            if self.version >= 5 and round_params.range_defence_from is not None:
+                section["range_defence_from"] = round_params.range_defence_from
             if self.version >= 5 and round_params.range_bet is not None:
                 section["range_bet"] = list(round_params.range_bet)
             document[name] = section
@@ -498,6 +538,10 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                   range_defence=(_fraction(section["range_defence"],
                                                            f"{name}.range_defence", source, 10.0)
                                                  if "range_defence" in section else None),
+                                  range_defence_cap=_beside_defence(section, "range_defence_cap",
+                                                                    name, source, 1.0),
+                                  range_defence_from=_beside_defence(
+                                      section, "range_defence_from", name, source, 10.0),
                                   range_bet=(_range_bet(section["range_bet"], name, source)
                                              if "range_bet" in section else None)))
     metadata = {}
@@ -557,6 +601,17 @@ def _fraction(value, field_name: str, source: str, most: float) -> float:
             or not math.isfinite(value) or not 0.0 <= value <= most:
         raise ProfileError(f"{source}: {field_name}: {value!r} must be a number in [0, {most:g}]")
     return float(value)
+
+
+def _beside_defence(section: dict, key: str, name: str, source: str,
+                    most: float) -> float | None:
+    """A round's `range_defence_cap` (a fraction, `most` 1) or `range_defence_from` (pots, `most`
+    10): a number in [0, most], only beside `range_defence`."""
+    if key not in section:
+        return None
+    if "range_defence" not in section:
+        raise ProfileError(f"{source}: {name}.{key} needs {name}.range_defence")
+    return _fraction(section[key], f"{name}.{key}", source, most)
 
 
 def _narrow(value, name: str, source: str) -> float:

@@ -11,7 +11,8 @@ import pytest
 from acpc_support import NOLIMIT
 from gambler.bot.automaton import mode_action, plan_for_state
 from gambler.bot.own_range import OwnRange, range_percentiles
-from gambler.bot.params import ProfileError, load_profile, parse_profile, range_defence_share
+from gambler.bot.params import (ProfileError, load_profile, parse_profile, range_defence_answers,
+                                range_defence_share)
 from gambler.bot.strategies import ProfileStrategy, resolve_strategy
 from gambler.evaluator.holdings import HOLDINGS, holding_index
 from gambler.evaluator.tables import load_tables
@@ -67,6 +68,26 @@ def test_the_share_that_folds_is_the_bet_over_the_pot_after_it():
     assert range_defence_share(None, 100, 300) is None
 
 
+def test_the_cap_bounds_the_share_folded_to_any_bet():
+    """With a cap c the share is min(c, a to_call / pot): a shove of 19,900 more into 20,100
+    folds 0.99 of the range at a = 1, 0.9 with a cap of 0.9; a bet below the cap keeps its
+    share (100 into 300: a third); a cap of 0 folds nothing."""
+    assert range_defence_share(1.0, 19_900, 20_100) == 19_900 / 20_100
+    assert range_defence_share(1.0, 19_900, 20_100, 0.9) == 0.9
+    assert range_defence_share(1.0, 100, 300, 0.9) == 100 / 300
+    assert range_defence_share(1.0, 100, 300, 0.0) == 0.0
+
+
+def test_range_defence_answers_bets_from_its_least_size():
+    """`range_defence_from` r: a bet answers when to_call >= r (pot - to_call). A bet of 200 into
+    200 (pot 400 with both totals, 200 owed) is one pot: answered from r = 1, not from 1.01;
+    half a pot (100 into 200: pot 300, 100 owed) is not answered from r = 0.75 but is from
+    0.5; without r every bet is."""
+    assert range_defence_answers(1.0, 200, 400) and not range_defence_answers(1.01, 200, 400)
+    assert not range_defence_answers(0.75, 100, 300) and range_defence_answers(0.5, 100, 300)
+    assert range_defence_answers(None, 1, 10_000)
+
+
 def lbr_hands(spec, actions: str, deals: int, seed: int = 9):
     """LBR's hands against `spec` on the first `deals` deals of `seed`, both seats: (deal,
     LBR's position, the actions as (round, code, raise-to), both holes, the board)."""
@@ -112,13 +133,21 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     decisions went against what the four modes alone would have done, and range bets were made
     by the profile that has them."""
     spec = load_profile(profile)
-    decided = overruled = bets = 0
+    decided = overruled = bets = capped = below_from = 0
     for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
         strategy = ProfileStrategy(spec, seed=9)
         for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
             action, fields = strategy.act_and_explain(state)
             assert action == taken, (i, lbr, state.betting)
             bets += "bets_from" in fields and action.kind == "r"
+            if "folds_below" in fields:  # a call the cap made: above the cap, below a to_call / pot
+                round_params = spec.rounds[state.betting.round]
+                uncapped = range_defence_share(round_params.range_defence, fields["to_call"],
+                                               fields["pot"])
+                capped += action.kind == "c" and \
+                    fields["folds_below"] <= fields["percentile"] < uncapped
+            if "percentile" in fields and "folds_below" not in fields and "bets_from" not in fields:
+                below_from += 1  # a bet too small for range defence: the modes answered it
             if "percentile" in fields:
                 decided += 1
                 plan = plan_for_state(spec.rounds[state.betting.round],
@@ -127,6 +156,10 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     assert decided > deals // 2
     assert overruled > 0
     assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
+    has_cap = any(round_params.range_defence_cap is not None for round_params in spec.rounds)
+    assert (capped > 0) == (has_cap and "A" in actions)  # the cap called some all-ins
+    has_from = any(round_params.range_defence_from is not None for round_params in spec.rounds)
+    assert (below_from > 0) == has_from
 
 
 def test_the_own_range_folds_its_share_to_a_bet():
@@ -163,10 +196,43 @@ def test_the_key_needs_version_5_a_number_and_no_narrow():
         parse_profile(narrowed, "x.yaml")
 
 
-def test_the_profile_packs_one_plus_a_per_round():
+def test_the_cap_is_a_fraction_beside_range_defence_and_tunable():
+    text = Path(RANGE_PROFILE).read_text()
+    profile = parse_profile(text)
+    assert [r.range_defence_cap for r in profile.rounds] == [0.7, 0.6, None, 0.8]
+    assert parse_profile(profile.to_yaml()) == profile
+    with pytest.raises(ProfileError, match=r"x.yaml: flop.range_defence_cap: 1.5 must be a "
+                                           r"number in \[0, 1\]"):
+        parse_profile(text.replace("range_defence_cap: 0.6", "range_defence_cap: 1.5"), "x.yaml")
+    alone = text.replace("  range_defence: 1.0\n  range_defence_cap: 0.6\n",
+                         "  range_defence_cap: 0.6\n")
+    with pytest.raises(ProfileError, match="x.yaml: flop.range_defence_cap needs "
+                                           "flop.range_defence"):
+        parse_profile(alone, "x.yaml")
+    with pytest.raises(ProfileError, match="range_defence needs version: 5"):
+        parse_profile(text.replace("version: 5", "version: 4"), "x.yaml")
+    labels = [label for label, _, _ in profile.tunable()]
+    assert "flop.range_defence_cap" in labels and "turn.range_defence_cap" not in labels
+    chart = load_profile(CHART_RANGE_PROFILE)
+    assert [r.range_defence_from for r in chart.rounds] == [None, 0.75, 1.5, None]
+    assert parse_profile(chart.to_yaml(DATA), folder=DATA) == chart
+    assert ("turn.range_defence_from", 1.5, "size") in chart.tunable()
+    with pytest.raises(ProfileError, match=r"x.yaml: flop.range_defence_from: -0.5 must be a "
+                                           r"number in \[0, 10\]"):
+        parse_profile(text.replace("range_defence_cap: 0.6", "range_defence_from: -0.5"),
+                      "x.yaml")
+    moved = profile.with_tunable([0.5 if label == "flop.range_defence_cap" else value
+                                  for label, value, _ in profile.tunable()])
+    assert moved.rounds[1].range_defence_cap == 0.5 and moved.rounds[0].range_defence_cap == 0.7
+
+
+def test_the_profile_packs_one_plus_a_and_one_plus_its_cap_per_round():
     params = encode_strategy(load_profile(RANGE_PROFILE))[1]
     assert params[81] == 1.8 and params[82] == params[83] == params[84] == 2.0
-    assert not encode_strategy(load_profile("default"))[1][81:85].any()
+    assert params[93] == 1.7 and params[94] == 1.6 and params[95] == 0.0 and params[96] == 1.8
+    assert not encode_strategy(load_profile("default"))[1][81:101].any()
+    chart = encode_strategy(load_profile(CHART_RANGE_PROFILE))[1]
+    assert chart[97] == 0.0 and chart[98] == 0.75 and chart[99] == 1.5 and chart[100] == 0.0
 
 
 @pytest.fixture(scope="module")

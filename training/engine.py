@@ -122,6 +122,8 @@ CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed prefl
 #                        (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
 RANGE_DEFENCE_AT = CHART_AT + 1  # + r: 1 + round r's range defence a (version 5), 0: none
 RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: 1 + round r's range bet share (0: none), its size
+RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: 1 + round r's range defence cap (0: none, a cap of 1)
+RANGE_FROM_AT = RANGE_CAP_AT + 4  # + r: the least bet, in pots, range defence answers (0: all)
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -467,6 +469,15 @@ def range_bet_of(kind, params, round_):
 
 
 @helper
+def range_defence_cap_of(params, round_):
+    """A profile's range defence cap in `round_`: the largest share of its range it folds (1.0
+    when the profile gives none)."""
+    if params[RANGE_CAP_AT + round_] == 0.0:
+        return 1.0
+    return params[RANGE_CAP_AT + round_] - 1.0
+
+
+@helper
 def uses_own_range(kind, params):
     """Whether a strategy is a profile that decides by its own range in some round (range
     defence or range bets: `training.defended` plays it)."""
@@ -490,9 +501,11 @@ def percentile_decides(kind, params, hand, player):
 def range_decision(kind, params, hand, player, code, amount, percentile, raise_low, raise_high):
     """(code, raise-to) once the holding's `percentile` in the player's own range has its say on
     the automaton's (code, amount), where `percentile_decides` (`bot.automaton.choose_action`):
-    facing a bet, a raise stands and anything else calls from min(1, a to_call / pot) up and
-    folds below; with nothing owed, the top `value` of the range and its bottom
-    value size / (1 + size) bet to the largest total + size pot, the rest checks. A NaN
+    facing a bet, a raise stands and anything else calls from min(c, a to_call / pot) up (c the
+    cap, 1 without one) and folds below, for bets of at least `range_defence_from` pots (to_call
+    >= r (pot - to_call); the modes answer smaller ones); with nothing owed, the top `value` of
+    the range and its bottom value size / (1 + size) bet to the largest total + size pot, the
+    rest checks. A NaN
     percentile (a range of no mass) leaves the action as it was."""
     if np.isnan(percentile):
         return code, amount
@@ -501,8 +514,13 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
     if hand[SPENT + player] < max_spent:
         if code == RAISE_CODE:
             return code, amount
+        to_call = max_spent - hand[SPENT + player]
+        if to_call < params[RANGE_FROM_AT + hand[ROUND]] * (pot - to_call):
+            return code, amount  # a bet below range_defence_from: the modes answer it
         defence = range_defence_of(kind, params, hand[ROUND])
-        if percentile >= min(1.0, defence * (max_spent - hand[SPENT + player]) / pot):
+        share = min(range_defence_cap_of(params, hand[ROUND]),
+                    defence * to_call / pot)
+        if percentile >= share:
             return CALL_CODE, 0
         return FOLD_CODE, 0
     value, size = range_bet_of(kind, params, hand[ROUND])
@@ -1008,6 +1026,10 @@ def profile_vector(profile) -> np.ndarray:
         vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
         if numbers.range_defence is not None:
             vector[RANGE_DEFENCE_AT + round_] = 1.0 + numbers.range_defence
+        if numbers.range_defence_cap is not None:
+            vector[RANGE_CAP_AT + round_] = 1.0 + numbers.range_defence_cap
+        if numbers.range_defence_from is not None:
+            vector[RANGE_FROM_AT + round_] = numbers.range_defence_from
         if numbers.range_bet is not None:
             vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
             vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]
