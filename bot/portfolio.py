@@ -10,6 +10,7 @@ profile, an exploiter or a deterministic baseline (`call`, `raise`, `allin`):
     learning_rate: 0.01      # eta, per big blind; `auto`: gamma / (K R), the guarantee's
     share: 0.001             # alpha, in [0, 1): Exp3.S's share, to follow an opponent that
                              # changes (default 0: plain Exp3)
+    estimator: folds         # `agreement` (the default) or `folds`: the estimate below
 
 **The rule: Exp3** (Auer, Cesa-Bianchi, Freund and Schapire, "The nonstochastic multiarmed bandit
 problem", 2002). Before hand t the bot holds an estimate S_k of member k's winnings so far (big
@@ -37,6 +38,22 @@ nothing. Over J's draw the estimate is unbiased for what member k would have won
 (the members that agree with k are drawn with probability P(C), and then k's hand is the one
 played); with C = {J} alone it is Exp3's r / p_J. Members that agree often share their samples,
 so the noise in S_a - S_b comes only from the hands on which a and b differ.
+
+**Revealed folds** (`estimator: folds`). A member whose first difference from the hand as played
+is a fold would have lost exactly what the bot had put in at that decision, whatever the
+opponent holds: its result is revealed by every draw whose hand reaches that decision, not only
+by the draws that play the whole hand as it went. So member k's result is revealed at a point:
+its fold (the decision where it folds, when it agrees with every decision before), or the whole
+hand (when it agrees with every decision; at the bot's last decision if that one folded). With
+d_j the first of the bot's decisions at which member j differs from the hand (n, the number of
+decisions, if none; -1 for a slot that could not be drawn), k gains value_k / R_k, R_k = sum of
+p_j over the j with d_j >= k's point (the members whose own hand reaches it, k among them), and
+nothing where no value is revealed. Over J's draw k's value is revealed exactly when the drawn
+member's hand reaches k's point, with probability R_k, so the estimate is unbiased; it is the
+agreement estimate for members that agree throughout, and for a member that folds where the
+hand went on it replaces a sample of the noisy hand (r / P(C), or nothing) by the chips it
+would have lost. R_k >= p_k >= gamma / K as before, so the guarantee's conditions hold; the
+identity sum_k p_k x_k = r does not.
 
 **The guarantee.** The estimates satisfy sum_k p_k x_k = r (the realised reward) and, with
 |r| <= R big blinds a hand (R: the stack), E[sum_k p_k x_k^2] <= K R^2. If eta R K / gamma <= 1
@@ -123,7 +140,10 @@ from gambler.protocol.betting import Action, allin_round
 from gambler.protocol.matchstate import MatchState
 
 _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
-         "share", "model")
+         "share", "estimator", "model")
+
+#: The estimators a portfolio file may name (module docstring, "The estimate", "Revealed folds").
+ESTIMATORS = ("agreement", "folds")
 
 #: The name of the model member's slot (after the members).
 MODEL_SLOT_NAME = "model"
@@ -182,6 +202,7 @@ class Portfolio:
     description: str = ""
     provenance: str = ""
     model: Model | None = None
+    estimator: str = "agreement"  # or "folds" (module docstring)
 
     @property
     def slots(self) -> tuple[str, ...]:
@@ -291,6 +312,11 @@ class Exp3:
                 share += probability
         estimates = [reward / share if agreed[member] else 0.0
                      for member in range(len(self.gains))]
+        return self.credit(estimates)
+
+    def credit(self, estimates: list[float]) -> list[float]:
+        """Add the hand's estimates (one per member, from either estimator) to the gains, move
+        the weights, and return the estimates."""
         for member, estimate in enumerate(estimates):
             self.gains[member] += estimate
         logs = [(math.log(weight) if weight > 0.0 else -math.inf)  # underflowed: as numba
@@ -304,6 +330,31 @@ class Exp3:
         mix = self.share / len(powers)
         self.weights = [(1.0 - self.share) * power / total + mix for power in powers]
         return estimates
+
+
+def revealed_estimates(reached: list[int], revealed: list[tuple[int, float] | None],
+                       probabilities: list[float]) -> list[float]:
+    """The folds estimator (module docstring, "Revealed folds"): member k's value_k / R_k, R_k
+    the sum of p_j over the members j with reached[j] >= k's point (summed in slot order, as
+    the fast engine sums them), 0 where nothing is revealed. `reached[j]`: the first of the
+    bot's decisions at which member j differs from the hand (n if none, -1 for a slot that
+    could not be drawn); `revealed[k]`: (point, value in big blinds) or None.
+
+    >>> revealed_estimates([2, 1, 0], [(2, 3.0), (1, -0.5), None], [0.5, 0.25, 0.25])
+    [6.0, -0.6666666666666666, 0.0]
+    """
+    estimates = []
+    for reveal in revealed:
+        if reveal is None:
+            estimates.append(0.0)
+            continue
+        point, value = reveal
+        chance = 0.0
+        for reach, probability in zip(reached, probabilities):
+            if reach >= point:
+                chance += probability
+        estimates.append(value / chance)
+    return estimates
 
 
 def level_weights(weights, slot: int, lead: float = 1.0) -> list[float]:
@@ -374,6 +425,10 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
     share = _number(document.get("share", 0.0), f"{source}: share")
     if not 0 <= share < 1:
         raise ProfileError(f"{source}: share: {share} is not in [0, 1)")
+    estimator = document.get("estimator", "agreement")
+    if estimator not in ESTIMATORS:
+        raise ProfileError(f"{source}: estimator: {estimator!r} is not one of "
+                           f"{', '.join(ESTIMATORS)}")
     text_fields = {}
     for key in ("name", "description", "provenance"):
         value = document.get(key, "")
@@ -389,7 +444,7 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
             raise ProfileError(f"{source}: model: the counter search starts from the members' "
                                f"profiles: list at least one profile among the members")
     return Portfolio(tuple(members), tuple(strategies), exploration, learning_rate, share,
-                     model=model, **text_fields)
+                     model=model, estimator=estimator, **text_fields)
 
 
 def _parse_model(value, where: str) -> Model:
@@ -582,12 +637,15 @@ class PortfolioStrategy:
         if state.hand != self.hand:  # we never acted: every member agrees
             self._start(state.hand)
         reward = hand_reward(state) / self.big_blind
-        agreed = []
-        for slot in range(len(self.names)):
-            strategy = self._strategy(slot)
-            agreed.append(slot == self.chosen or (slot != self.excluded and all(
-                strategy.act(seen) == action for seen, action in self.decisions)))
-        self.rule.update(reward, agreed, self.probabilities)
+        if self.portfolio.estimator == "folds":
+            self.rule.credit(revealed_estimates(*self._reveals(reward), self.probabilities))
+        else:
+            agreed = []
+            for slot in range(len(self.names)):
+                strategy = self._strategy(slot)
+                agreed.append(slot == self.chosen or (slot != self.excluded and all(
+                    strategy.act(seen) == action for seen, action in self.decisions)))
+            self.rule.update(reward, agreed, self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
         self.balance += state.payoffs()[state.position]
         model = self.portfolio.model
@@ -599,6 +657,36 @@ class PortfolioStrategy:
             upcoming = self.refreshes + len(self.submitted) + 1
             if state.hand + 1 >= model.fitted_before(upcoming):
                 self._submit(upcoming)
+
+    def _reveals(self, reward: float) -> tuple[list[int], list[tuple[int, float] | None]]:
+        """(reached, revealed) of `revealed_estimates` for the hand that ended: each slot's first
+        decision that differs from the hand, and where its result is revealed and what it is."""
+        count = len(self.decisions)
+        folded_last = count > 0 and self.decisions[-1][1].kind == "f"
+        reached: list[int] = []
+        revealed: list[tuple[int, float] | None] = []
+        for slot in range(len(self.names)):
+            if slot == self.excluded:
+                reached.append(-1)
+                revealed.append(None)
+                continue
+            first, theirs = count, None
+            if slot != self.chosen:
+                strategy = self._strategy(slot)
+                for index, (seen, action) in enumerate(self.decisions):
+                    theirs = strategy.act(seen)
+                    if theirs != action:
+                        first = index
+                        break
+            reached.append(first)
+            if first == count:
+                revealed.append((count - 1 if folded_last else count, reward))
+            elif theirs.kind == "f":  # it folds where the hand went on: it loses what was in
+                seen = self.decisions[first][0]
+                revealed.append((first, -seen.betting.spent[seen.position] / self.big_blind))
+            else:
+                revealed.append(None)
+        return reached, revealed
 
     def adaptation_header(self) -> str:
         """The log's comment line that names the members, in the order of `adapt` lines."""

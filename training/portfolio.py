@@ -25,7 +25,8 @@ import numpy as np
 
 from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
-from gambler.training.engine import (HAND_STATE_SIZE, MAX_ACTIONS, DealArrays, EngineError,
+from gambler.training.engine import (FOLD_CODE, FOLDED, HAND_STATE_SIZE, MAX_ACTIONS,
+                                     DealArrays, EngineError,
                                      _play_ranged, _range_context, adjusted_payoff_of,
                                      encode_strategy, is_range_aware, payoff_of, stack_vectors,
                                      uses_own_range)
@@ -49,6 +50,7 @@ class PortfolioMatch(NamedTuple):
     weights: np.ndarray        # float64[K]: Exp3's weights after the last hand
     traces: np.ndarray         # int64[hands, rows, 3]: each hand's actions (round, code,
                                # raise-to; -1 after the last), if asked for (else [0, rows, 3])
+    estimates: np.ndarray | None = None  # float64[hands, K]: what each slot gained from hand h
 
 
 @helper
@@ -125,15 +127,19 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
-                     adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
-                     preflop_v):
+                     big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled, start,
+                     stop, chips, adjusted, chosen, probabilities, agreed, gains, weights, traces,
+                     estimates, tables, preflop_v):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk`; the first time it can be, it is levelled (its weight `lead` times the best
-    member's; `levelled[0]` then True)."""
+    member's; `levelled[0]` then True). With `reveal_folds` the estimates are the folds
+    estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's."""
     members = member_kinds.shape[0]
-    estimates = np.empty(members, dtype=np.float64)
+    estimate = np.empty(members, dtype=np.float64)
+    reached = np.empty(members, dtype=np.int64)   # each slot's first differing row
+    point = np.empty(members, dtype=np.int64)     # the row its result is revealed at
+    value = np.empty(members, dtype=np.float64)   # ... and the result (big blinds)
     work = np.empty(members, dtype=np.float64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     replay = np.empty(HAND_STATE_SIZE, dtype=np.int64)
@@ -183,12 +189,19 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         chips[h] = sign * payoff_of(hand, deals.outcomes[deal])
         adjusted[h] = sign * adjusted_payoff_of(hand, deals.outcomes[deal],
                                                deals.allin_equity[deal])
+        reward = adjusted[h] / big_blind
+        rows = 0  # the hand's actions; the last is our fold when hand[FOLDED] is our position
+        while rows < _TRACE_ROWS and trace[rows, 0] >= 0:
+            rows += 1
+        whole = rows - 1 if hand[FOLDED] == position else _TRACE_ROWS
         share = 0.0
         for k in range(members):
+            reached[k], point[k], value[k] = _TRACE_ROWS, whole, reward
             if k == pick:
                 agreed[h, k] = True
             elif k == excluded:  # could not be drawn: learns nothing (bot.portfolio)
                 agreed[h, k] = False
+                reached[k], point[k] = -1, _TRACE_ROWS + 1
             else:
                 kinds[position] = member_kinds[k]
                 ranged[position] = member_ranged[k]
@@ -196,27 +209,44 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
                              position, deals.v[deal], rng_start, seed, hand_number, other,
                              replay, ranged, holes, board, tables, preflop_v)
                 agreed[h, k] = (other == trace).all()
+                if not agreed[h, k]:
+                    first = 0
+                    while (other[first] == trace[first]).all():
+                        first += 1
+                    reached[k], point[k] = first, _TRACE_ROWS + 1
+                    if other[first, 1] == FOLD_CODE:  # it folds where the hand went on
+                        point[k] = first
+                        value[k] = sign * payoff_of(replay, deals.outcomes[deal]) / big_blind
             if agreed[h, k]:
                 share += p[k]
-        reward = adjusted[h] / big_blind
         for k in range(members):
-            estimates[k] = reward / share if agreed[h, k] else 0.0
-            gains[k] += estimates[k]
-        exp3_weights(weights, estimates, learning_rate, tracking, work)
+            if not reveal_folds:
+                estimate[k] = reward / share if agreed[h, k] else 0.0
+            elif point[k] > _TRACE_ROWS:  # nothing revealed
+                estimate[k] = 0.0
+            else:
+                chance = 0.0
+                for j in range(members):
+                    if reached[j] >= point[k]:
+                        chance += p[j]
+                estimate[k] = value[k] / chance
+            gains[k] += estimate[k]
+            estimates[h, k] = estimate[k]
+        exp3_weights(weights, estimate, learning_rate, tracking, work)
         balance += chips[h]
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                  big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
-                  adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
-                  preflop_v):
+                  big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled, start,
+                  stop, chips, adjusted, chosen, probabilities, agreed, gains, weights, traces,
+                  estimates, tables, preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, model_slot, model_ready, risk, lead, levelled, start, stop, chips,
-                     adjusted, chosen, probabilities, agreed, gains, weights, traces, tables,
-                     preflop_v)
+                     big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled,
+                     start, stop, chips, adjusted, chosen, probabilities, agreed, gains, weights,
+                     traces, estimates, tables, preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -284,7 +314,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                            np.zeros(slots) if start is None else start.gains.copy(),
                            np.full(slots, 1.0 / slots) if start is None
                            else start.weights.copy(),
-                           np.full((hands if keep else 0, _TRACE_ROWS, 3), -1, dtype=np.int64))
+                           np.full((hands if keep else 0, _TRACE_ROWS, 3), -1, dtype=np.int64),
+                           np.zeros((hands, slots)))
     rate = portfolio.rate_for(stack / big_blind)
     model_ready = False
     levelled = np.zeros(1, dtype=np.bool_)
@@ -316,7 +347,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,
-                      portfolio.share, float(big_blind), portfolio.model_slot, model_ready,
+                      portfolio.share, float(big_blind), portfolio.estimator == "folds",
+                      portfolio.model_slot, model_ready,
                       float(model.threshold(stack, big_blind) if model is not None else stack),
                       float(model.lead if model is not None else 1), levelled, begin, end,
                       *match, tables, preflop_v)
