@@ -18,6 +18,7 @@ import numpy as np
 from numba import prange
 
 from gambler.bot.chart import CLASS_COUNT
+from gambler.bot.own_range import rank_holdings
 from gambler.evaluator.holdings import HOLDINGS, _index_of
 from gambler.evaluator.rng import stream_seed
 from gambler.jit import helper, njit
@@ -27,20 +28,23 @@ from gambler.training.engine import (ENDED, HAND_STATE_SIZE, RANDOM,
                                      percentile_decides, player_to_act, random_action,
                                      record_and_apply, start_hand, ROUND)
 from gambler.training.range_rows import (WEIGHT, bot_action, chart_node, chart_shares,
-                                         close_round, narrow, narrow_by_chart, own_percentiles,
-                                         remove_cards, start_round)
+                                         close_round, narrow_by_chart, narrow_ranked,
+                                         own_percentiles, remove_cards, start_round)
 
 
 @helper
 def _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace, hand,
                    defended, holes, board, holding_v, preflop_v, holding_cards, holding_class,
-                   own, percentiles, shares):
+                   own, percentiles, shares, keys, order):
     """`engine._play` when a position plays a profile with range defence (`defended[p]`): that
     position's own range in `own[p]` (float64[4, 1326]), narrowed by each of its actions and
     read for its percentile when a bet is owed in a round with range defence. `holes`
     (uint8[2, 2]), `board` (uint8[5]) and `holding_v` (float64[3, 1326]) are the deal's;
     `preflop_v`, `holding_cards` and `holding_class` the holdings' tables (`lbr.lbr_tables`);
-    `percentiles` (float64[1326]) and `shares` (float64[169]) are work space."""
+    `percentiles` (float64[1326]) and `shares` (float64[169]) are work space; `keys` and
+    `order` (float64[2, 1326], int64[2, 1326]) the holdings ranked by v (`bot.own_range.
+    rank_holdings`): row 0 by `preflop_v`, as the caller gives it, row 1 by the round's v, set
+    here as each round starts."""
     start_hand(rules, hand)
     indices = np.empty(2, dtype=np.int64)
     for position in range(2):
@@ -62,6 +66,8 @@ def _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, tr
                     remove_cards(own[position], holding_cards, board, 2 + round_)
                     start_round(own[position], kinds[position], params[position],
                                 holding_v[round_ - 1], round_)
+            if defended[0] or defended[1]:
+                rank_holdings(holding_v[round_ - 1], keys[1], order[1])
             dealt = round_
         kind = kinds[player]
         if kind == RANDOM:
@@ -82,17 +88,29 @@ def _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, tr
                 if defended[player]:
                     values = preflop_v if round_ == 0 else holding_v[round_ - 1]
                     decides = percentile_decides(kind, params[player], hand, player)
+                    ranked = 0 if round_ == 0 else 1
                     if decides:
-                        own_percentiles(own[player], values, percentiles)
+                        own_percentiles(own[player], keys[ranked], order[ranked], percentiles)
                     code, amount = bot_action(kind, params[player], value, rules, hand, player,
                                               mixed, decides, percentiles[indices[player]])
-                    narrow(own[player], kind, params[player], values, rules, hand, player,
-                           code, amount, decides, percentiles)
+                    narrow_ranked(own[player], kind, params[player], values, keys[ranked],
+                                  order[ranked], rules, hand, player, code, amount, decides,
+                                  percentiles)
                 else:
                     code, amount = fixed_action(kind, params[player], value, rules, hand,
                                                 player, mixed)
         traced = record_and_apply(rules, hand, player, code, amount, trace, traced)
     return rng_state
+
+
+@helper
+def ranked_preflop(preflop_v):
+    """(keys, order) for `_play_defended`: float64[2, 1326] and int64[2, 1326], row 0 the
+    holdings ranked by their preflop v (the same in every hand: ranked once per block)."""
+    keys = np.zeros((2, HOLDINGS), dtype=np.float64)
+    order = np.zeros((2, HOLDINGS), dtype=np.int64)
+    rank_holdings(preflop_v, keys[0], order[0])
+    return keys, order
 
 
 @helper
@@ -108,6 +126,7 @@ def _defended_pairs(rules, kinds, params, numbers, deals, holding_v, seed, first
     own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
     percentiles = np.zeros(HOLDINGS, dtype=np.float64)
     shares = np.zeros(CLASS_COUNT, dtype=np.float64)
+    ranked_keys, ranked_order = ranked_preflop(preflop_v)
     no_trace = np.empty((0, 3), dtype=np.int64)
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     for i in range(start, stop):
@@ -116,7 +135,8 @@ def _defended_pairs(rules, kinds, params, numbers, deals, holding_v, seed, first
             _play_defended(rules, seats[order], numbers[order], deals.v[i],
                            stream_seed(seed, 2 * deal + order), seed, 2 * deal + order, no_trace,
                            hand, defended[order], deals.holes[i], deals.boards[i], holding_v[i],
-                           preflop_v, holding_cards, holding_class, own, percentiles, shares)
+                           preflop_v, holding_cards, holding_class, own, percentiles, shares,
+                           ranked_keys, ranked_order)
             sign = 1 - 2 * order
             results[i, order] = sign * payoff_of(hand, deals.outcomes[i])
             adjusted[i, order] = sign * adjusted_payoff_of(hand, deals.outcomes[i],
@@ -165,9 +185,11 @@ def defended_hand_kernel(rules, kinds, params, v, outcome, rng_state, trace, mix
         defended[position] = uses_own_range(kinds[position], params[position])
     hand = np.empty(HAND_STATE_SIZE, dtype=np.int64)
     own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
+    keys, order = ranked_preflop(preflop_v)
     rng_state = _play_defended(rules, kinds, params, v, rng_state, mix_seed, hand_number, trace,
                                hand, defended, holes, board, holding_v, preflop_v, holding_cards,
-                               holding_class, own, np.zeros(HOLDINGS), np.zeros(CLASS_COUNT))
+                               holding_class, own, np.zeros(HOLDINGS), np.zeros(CLASS_COUNT),
+                               keys, order)
     return payoff_of(hand, outcome), rng_state
 
 

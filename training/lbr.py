@@ -77,6 +77,7 @@ from gambler.evaluator.holdings import _index_of
 from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_v,
                                          narrowed_range, narrowing_rounds)
 from gambler.bot.chart import CLASS_COUNT, raise_target
+from gambler.bot.own_range import rank_holdings
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
                                      PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
                                      DealArrays, adjusted_payoff_of, apply_action, chart_action,
@@ -199,6 +200,9 @@ class LbrWork(NamedTuple):
     #                        range_, without LBR's cards: `bot.own_range`)
     percentiles: np.ndarray  # float64[1326]: each holding's percentile in `own` (its masses
     #                          first: `_own_percentiles`)
+    keys: np.ndarray       # float64[1326], int64[1326]: the holdings ranked by the round's v
+    order: np.ndarray      # (`bot.own_range.rank_holdings`), for round ranked[0] of this hand
+    ranked: np.ndarray     # int64[1]: that round (-1: none yet)
 
 
 @helper
@@ -209,7 +213,19 @@ def _new_work():
                    np.zeros((4, HOLDINGS), dtype=np.float64), np.zeros(HOLDINGS, dtype=np.float64),
                    np.empty((2, HOLDINGS), dtype=np.float64), np.empty(3, dtype=np.int64),
                    np.empty(CLASS_COUNT, dtype=np.float64),
-                   np.zeros((4, HOLDINGS), dtype=np.float64), np.empty(HOLDINGS, dtype=np.float64))
+                   np.zeros((4, HOLDINGS), dtype=np.float64), np.empty(HOLDINGS, dtype=np.float64),
+                   np.empty(HOLDINGS, dtype=np.float64), np.empty(HOLDINGS, dtype=np.int64),
+                   np.full(1, -1, dtype=np.int64))
+
+
+@helper
+def _own_percentiles(work, values, round_):
+    """work.percentiles: each holding's percentile in the bot's own range `work.own`, ranked by
+    `values` (the round's plain v), the ranking kept for the rest of the round."""
+    if work.ranked[0] != round_:
+        rank_holdings(values, work.keys, work.order)
+        work.ranked[0] = round_
+    own_percentiles(work.own, work.keys, work.order, work.percentiles)
 
 
 # --- the range --------------------------------------------------------------------------------
@@ -440,8 +456,7 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
         return best_code, best_amount
     decides = range_defence_of(kind, params, hand[ROUND]) >= 0.0
     if decides:  # the bot's answer to any raise: by its percentile in its own range
-        own_percentiles(work.own, _plain_values(preflop_v, holding_v, hand[ROUND]),
-                         work.percentiles)
+        _own_percentiles(work, _plain_values(preflop_v, holding_v, hand[ROUND]), hand[ROUND])
     previous = -1
     for size_bit, numerator, denominator in RAISE_SIZES:  # smallest first: ties keep the smaller
         if not actions & size_bit:
@@ -485,6 +500,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
     hand_number = 2 * (first_deal + i) + lbr
     rng_state = stream_seed(seed, hand_number)
     start_hand(rules, hand)
+    work.ranked[0] = -1  # another deal: its rounds' v are ranked afresh
     line[:] = -1
     awaiting_answer = False
     cache_key[0] = -1
@@ -543,7 +559,7 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
                 else:
                     decides = percentile_decides(kind, params, hand, bot)
                     if decides:
-                        own_percentiles(own, values, work.percentiles)
+                        _own_percentiles(work, values, round_)
                     mixed = is_mixed(kind, params, round_, value, seed, hand_number, bot)
                     code, amount = bot_action(kind, params, value, rules, hand, bot, mixed,
                                               decides, work.percentiles[bot_index])

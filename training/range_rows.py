@@ -22,7 +22,7 @@ import numpy as np
 
 from gambler.bot.chart import (CLASS_COUNT, packed_action_count, packed_follow,
                                packed_real_action, packed_share)
-from gambler.bot.own_range import range_percentiles
+from gambler.bot.own_range import ranked_percentiles
 from gambler.jit import helper
 from gambler.training.engine import (ACTIONS, AMOUNTS, CHART_AT, KINDS, MAX_SPENT, RAISE_CODE,
                                      ROUND, SPENT, fixed_action, has_chart, mixing_probability,
@@ -87,13 +87,13 @@ def bot_action(kind, params, value, rules, hand, bot, mixed, decides, percentile
 
 
 @helper
-def own_percentiles(own, values, percentiles):
-    """percentiles[h]: holding h's percentile in the bot's own range `own`, ranked by `values`
-    (`bot.own_range.range_percentiles`)."""
+def own_percentiles(own, keys, order, percentiles):
+    """percentiles[h]: holding h's percentile in the bot's own range `own`, the holdings ranked
+    by the round's v (`keys`, `order`: `bot.own_range.rank_holdings`; `range_percentiles`)."""
     masses = np.empty(own.shape[1], dtype=np.float64)
     for index in range(own.shape[1]):
         masses[index] = holding_mass(own, index)
-    range_percentiles(masses, values, percentiles)
+    ranked_percentiles(masses, keys, order, percentiles)
 
 
 @helper
@@ -111,6 +111,37 @@ def narrow(range_, kind, params, values, rules, hand, bot, code, amount, decides
                                                            percentiles[index])
                     if their_code != code or (code == RAISE_CODE and their_amount != amount):
                         range_[row, index] = 0.0
+
+
+@helper
+def narrow_ranked(range_, kind, params, values, keys, order, rules, hand, bot, code, amount,
+                  decides, percentiles):
+    """`narrow`, the holdings visited in v order (`keys`, `order`: `bot.own_range.
+    rank_holdings` of `values`): the bot's action depends on a holding only through its v and
+    its percentile, both the same along a run of equal v, so each run is replayed once per plan
+    variant (169 runs before the flop, where every holding of a class has the class's v)."""
+    last_key = np.nan
+    known = np.zeros(2, dtype=np.bool_)  # whether the run's action is known, per variant ...
+    keeps = np.zeros(2, dtype=np.bool_)  # ... and whether it is (code, amount)
+    for position in range(order.shape[0]):
+        index = order[position]
+        if range_[WEIGHT, index] <= 0.0:
+            continue
+        if keys[index] != last_key:
+            last_key = keys[index]
+            known[:] = False
+        for variant in range(2):
+            row = PLAIN if variant == 0 else MIXED
+            if range_[row, index] > 0.0:
+                if not known[variant]:
+                    their_code, their_amount = bot_action(kind, params, values[index], rules,
+                                                           hand, bot, variant == 1, decides,
+                                                           percentiles[index])
+                    keeps[variant] = their_code == code and (code != RAISE_CODE
+                                                             or their_amount == amount)
+                    known[variant] = True
+                if not keeps[variant]:
+                    range_[row, index] = 0.0
 
 
 @helper
