@@ -207,15 +207,22 @@ class OwnRange:
         decides = params.range_defence is not None if facing else params.range_bet is not None
         if decides:  # the percentile decides here: each holding's, from the range as it was
             self._update_percentiles(round_)
+        kept: dict[tuple[float, int], bool] = {}  # (v, row) -> whether it takes `action`: the
+        # action depends on the holding through v and its percentile alone, equal for equal v
         for index in range(HOLDINGS):
             if rows[WEIGHT, index] <= 0.0:
                 continue
             v = float(values[index])
-            percentile = float(self.percentiles[index]) if decides else None
             for row, draw in ((PLAIN, 1.0), (MIXED, 0.0)):
-                if rows[row, index] > 0.0 and choose_action(
-                        plan_for_state(params, v, betting, draw), betting, percentile) != action:
-                    rows[row, index] = 0.0
+                if rows[row, index] > 0.0:
+                    keeps = kept.get((v, row))
+                    if keeps is None:
+                        percentile = float(self.percentiles[index]) if decides else None
+                        keeps = choose_action(plan_for_state(params, v, betting, draw), betting,
+                                              percentile) == action
+                        kept[(v, row)] = keeps
+                    if not keeps:
+                        rows[row, index] = 0.0
 
     # --- the hand ---------------------------------------------------------------------------
 
