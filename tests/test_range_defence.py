@@ -237,10 +237,12 @@ def test_the_profile_packs_one_plus_a_and_one_plus_its_cap_per_round():
 
 @pytest.fixture(scope="module")
 def held_deals(tmp_path_factory):
-    import os
-    os.environ["GAMBLER_DEALS"] = str(tmp_path_factory.getbasetemp() / "deals")
-    deal_set, _ = cached_deal_set(13, 0, 60)
-    return deal_set, deal_set_holding_rates(13, 0, 60)
+    """The deals, cached in pytest's folder; the environment is restored after the module (a
+    leaked GAMBLER_DEALS would point later tests' caches here: `test_caches`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMBLER_DEALS", str(tmp_path_factory.getbasetemp() / "deals"))
+        deal_set, _ = cached_deal_set(13, 0, 60)
+        yield deal_set, deal_set_holding_rates(13, 0, 60)
 
 
 @pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default"), ("prober", RANGE_PROFILE),
