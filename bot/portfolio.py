@@ -637,15 +637,12 @@ class PortfolioStrategy:
         if state.hand != self.hand:  # we never acted: every member agrees
             self._start(state.hand)
         reward = hand_reward(state) / self.big_blind
+        reached, revealed = self._reveals(reward)
         if self.portfolio.estimator == "folds":
-            self.rule.credit(revealed_estimates(*self._reveals(reward), self.probabilities))
-        else:
-            agreed = []
-            for slot in range(len(self.names)):
-                strategy = self._strategy(slot)
-                agreed.append(slot == self.chosen or (slot != self.excluded and all(
-                    strategy.act(seen) == action for seen, action in self.decisions)))
-            self.rule.update(reward, agreed, self.probabilities)
+            self.rule.credit(revealed_estimates(reached, revealed, self.probabilities))
+        else:  # the members that agree with every decision: those that reached the hand's end
+            count = len(self.decisions)
+            self.rule.update(reward, [first == count for first in reached], self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
         self.balance += state.payoffs()[state.position]
         model = self.portfolio.model
