@@ -82,6 +82,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       calibrate: 0       # rounds of calibrating the fitted model (0, the default: none)
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
+      budget: match      # whose chips the bar counts: the match's or the model's (below)
       lead: 1            # its first weight, as a multiple of the best member's (default 1)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
 
@@ -120,6 +121,14 @@ Against an opponent the members do not beat by a stack, the model never plays. W
 `allowance` of A big blinds the bar is a stack less A: the bot may then end a model hand up to
 A behind, and the model's losses never exceed the members' winnings plus A.
 
+**The model's own account** (`budget: model`). The same bar, for the chips of the hands the
+model itself played (raw) instead of the whole match's: the model plays a hand only if its own
+hands so far have won at least a stack less A, so over the match its hands lose at most A big
+blinds net, what they won themselves plus A, whatever the members did. Against an opponent that
+beats both members (an exploiter searched against them), the match's bar keeps the counter out
+for good, though it is the one slot that might win; this one does not charge the model for the
+members' losses, and still bounds what it can lose, hand by hand.
+
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
@@ -141,6 +150,9 @@ from gambler.protocol.matchstate import MatchState
 
 _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
          "share", "estimator", "model")
+
+#: Whose chips the model's budget counts (module docstring, "The budget").
+BUDGETS = ("match", "model")
 
 #: The estimators a portfolio file may name (module docstring, "The estimate", "Revealed folds").
 ESTIMATORS = ("agreement", "folds")
@@ -169,11 +181,24 @@ class Model:
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
     lead: int = 1  # the model's first weight: `lead` times the best member's
     prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
+    budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
         allowance."""
         return stack - self.allowance * big_blind
+
+    def budget_phrase(self) -> str:
+        """The budget in words (`Portfolio.describe`).
+
+        >>> Model(allowance=250, budget="model").budget_phrase()
+        'its own hands stand at a stack less 250 big blinds or more'
+        """
+        account = "the match" if self.budget == "match" else "its own hands"
+        if self.allowance == 0:
+            return f"{account} {'is' if self.budget == 'match' else 'are'} a stack ahead"
+        return f"{account} stand{'s' if self.budget == 'match' else ''} at a stack less " \
+               f"{self.allowance:,} big blinds or more"
 
     def refresh_at(self, refresh: int) -> int:
         """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
@@ -243,7 +268,7 @@ class Portfolio:
         share = f", share {self.share:g}" if self.share else ""
         model = self.model
         counter = (f"; a model member refreshed every {model.every:,} hands (fitted up to "
-                   f"{model.lag:,} hands before), playing only while the match is a stack ahead"
+                   f"{model.lag:,} hands before), playing only while {model.budget_phrase()}"
                    if model is not None else "")
         return (f"{rule} over {len(self.members)} members ({', '.join(self.members)}): "
                 f"exploration {self.exploration:g}, learning rate {rate:.3g} per big blind "
@@ -460,6 +485,12 @@ def _parse_model(value, where: str) -> Model:
         raise ProfileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(fields)})")
     numbers = {}
     for key, given in value.items():
+        if key == "budget":
+            if given not in BUDGETS:
+                raise ProfileError(f"{where}: budget: {given!r} is not one of "
+                                   f"{', '.join(BUDGETS)}")
+            numbers[key] = given
+            continue
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
         smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
@@ -523,7 +554,8 @@ class PortfolioStrategy:
         self.probabilities: list[float] = []
         self.decisions: list[tuple[MatchState, Action]] = []
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
-        self.balance = 0  # our chips so far, raw: the model's budget
+        self.balance = 0  # our chips so far, raw: the model's budget (`budget: match`) ...
+        self.model_balance = 0  # ... or the chips of the hands the model played (`model`)
         self.refresher = refresher
         self.refresh_wait = refresh_wait
         self.counter = None  # the model member's strategy, once there is one
@@ -548,8 +580,8 @@ class PortfolioStrategy:
         if model is not None:
             while hand >= model.refresh_at(self.refreshes + 1):
                 self._install(self.refreshes + 1)
-            if self.counter is None or \
-                    self.balance < model.threshold(self.stack, self.big_blind):
+            account = self.model_balance if model.budget == "model" else self.balance
+            if self.counter is None or account < model.threshold(self.stack, self.big_blind):
                 excluded = self.portfolio.model_slot
             elif not self.levelled:  # the first hand the model can be drawn
                 self.rule.level(self.portfolio.model_slot, float(model.lead))
@@ -645,6 +677,8 @@ class PortfolioStrategy:
             self.rule.update(reward, [first == count for first in reached], self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
         self.balance += state.payoffs()[state.position]
+        if self.chosen == self.portfolio.model_slot:
+            self.model_balance += state.payoffs()[state.position]
         model = self.portfolio.model
         if model is not None:
             if model.window:

@@ -70,6 +70,7 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
     ("{calibrate: -1}", "model: calibrate: -1 is below 0"),
     ("{lead: 0}", "model: lead: 0 is below 1"),
+    ("{budget: bot}", "model: budget: 'bot' is not one of match, model"),
     ("[500]", "model: a mapping of every, lag"),
 ])
 def test_a_bad_model_names_the_file_and_the_field(model, message):
@@ -132,7 +133,7 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
 @pytest.mark.parametrize("opponent, seat, duplicate, extra", [
     ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
     ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2"),
-    ("call", 0, True, "lead: 4")])
+    ("call", 0, True, "lead: 4"), ("sizer", 1, True, "allowance: 250, budget: model")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
                                                                         duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
@@ -153,9 +154,14 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     assert bot.refreshes == 4 if duplicate else 2
     assert bot.balance == match.chips.sum()
     # before hand 60 the model cannot be drawn; after, only while the bot is a stack ahead
+    # (less the allowance), in the match or in the model's own hands
     assert (match.probabilities[:60, 2] == 0).all()
-    ahead = np.concatenate([[0.0], np.cumsum(match.chips)[:-1]]) >= STACK
+    counted = match.chips if chosen.model.budget == "match" else \
+        np.where(match.chosen == 2, match.chips, 0)
+    ahead = np.concatenate([[0.0], np.cumsum(counted)[:-1]]) >= STACK - \
+        chosen.model.allowance * NL.big_blind
     assert ((match.probabilities[60:, 2] > 0) == ahead[60:]).all()
+    assert bot.model_balance == counted.sum() if chosen.model.budget == "model" else True
     if opponent != "prober":  # the members beat these by a stack soon: the model plays
         assert (match.chosen == 2).sum() > 20
         # the first hand it can be drawn it is level with the best member (the same
@@ -292,6 +298,37 @@ def test_a_losing_counter_never_spends_more_than_the_bot_has_won(tmp_path):
     assert match.chosen.tolist() == [row[1] for row in bot.history]
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
     assert bot.balance == match.chips.sum()
+
+
+def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more(tmp_path):
+    """`budget: model` with an allowance of 500 big blinds: the model plays a hand only while
+    its own hands so far have won at least -30,000 chips, so they never end below -50,000 (the
+    allowance), however the members do. The rigged counter moves all in every hand against a
+    calling station: each of its hands is a stack won or lost, and it loses its way out; the
+    members beat the station, so the match's bar (the same numbers on the whole match) would
+    have gone on playing it. The TCP bot refuses and plays the same hands. (Counting the match's
+    chips instead, or dropping the check, fails the first assertion.)"""
+    chosen = modelled("{every: 40, lag: 10, allowance: 500, budget: model}")
+    deal_set = compute_deal_set(seed=32, first_deal=0, count=400)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
+                           NL.big_blind, STACK, game=NL,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    bar = STACK - 500 * NL.big_blind
+    model = match.chosen == 2
+    own = np.concatenate([[0.0], np.cumsum(np.where(model, match.chips, 0.0))[:-1]])
+    whole = np.concatenate([[0.0], np.cumsum(match.chips)[:-1]])
+    installed = np.arange(len(own)) >= 40
+    assert ((match.probabilities[:, 2] > 0) == (installed & (own >= bar))).all()
+    assert (own[model] + match.chips[model] >= -500 * NL.big_blind).all()
+    # The test means something: the counter lost its way below the bar, and the match's bar
+    # would have gone on playing it where this one refused.
+    assert model.sum() >= 2 and own[-1] + (match.chips[-1] if model[-1] else 0) < bar
+    refused = installed & (own < bar)
+    assert refused.sum() > 100 and (whole[refused] >= bar).any()
+    bot, _ = tcp_match(chosen, "call", deal_set, 0, 5, True, refresher=rigged("allin"))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert bot.model_balance == match.chips[model].sum()
 
 
 # --- through the real dealer ------------------------------------------------------------------

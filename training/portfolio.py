@@ -127,12 +127,13 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled, start,
-                     stop, chips, adjusted, chosen, probabilities, agreed, gains, weights, traces,
-                     estimates, tables, preflop_v):
+                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
+                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
+                     weights, traces, estimates, tables, preflop_v):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
-    least `risk`; the first time it can be, it is levelled (its weight `lead` times the best
+    least `risk` (with `own_account`, the chips of the hands before that the model played:
+    `bot.portfolio`, "The budget"); the first time it can be, it is levelled (its weight `lead` times the best
     member's; `levelled[0]` then True). With `reveal_folds` the estimates are the folds
     estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's."""
     members = member_kinds.shape[0]
@@ -158,7 +159,8 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     p = np.empty(members, dtype=np.float64)
     balance = 0.0
     for h in range(start):
-        balance += chips[h]
+        if not own_account or chosen[h] == model_slot:
+            balance += chips[h]
     for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
@@ -233,19 +235,20 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             gains[k] += estimate[k]
             estimates[h, k] = estimate[k]
         exp3_weights(weights, estimate, learning_rate, tracking, work)
-        balance += chips[h]
+        if not own_account or pick == model_slot:
+            balance += chips[h]
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                  big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled, start,
-                  stop, chips, adjusted, chosen, probabilities, agreed, gains, weights, traces,
-                  estimates, tables, preflop_v):
+                  big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
+                  levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
+                  weights, traces, estimates, tables, preflop_v):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, reveal_folds, model_slot, model_ready, risk, lead, levelled,
-                     start, stop, chips, adjusted, chosen, probabilities, agreed, gains, weights,
+                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
+                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains, weights,
                      traces, estimates, tables, preflop_v)
 
 
@@ -350,6 +353,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       portfolio.share, float(big_blind), portfolio.estimator == "folds",
                       portfolio.model_slot, model_ready,
                       float(model.threshold(stack, big_blind) if model is not None else stack),
+                      model is not None and model.budget == "model",
                       float(model.lead if model is not None else 1), levelled, begin, end,
                       *match, tables, preflop_v)
     if keep and not traces:
