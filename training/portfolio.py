@@ -133,8 +133,8 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
-    `bot.portfolio`, "The budget"); the first time it can be, it is levelled (its weight `lead` times the best
-    member's; `levelled[0]` then True). With `reveal_folds` the estimates are the folds
+    `bot.portfolio`, "The model's own account"); the first time it can be, it is levelled (its
+    weight `lead` times the best member's; `levelled[0]` then True). With `reveal_folds` the estimates are the folds
     estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
