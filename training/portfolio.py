@@ -134,8 +134,9 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
     `bot.portfolio`, "The model's own account"); the first time it can be, it is levelled (its
-    weight `lead` times the best member's; `levelled[0]` then True). With `reveal_folds` the estimates are the folds
-    estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's."""
+    weight `lead` times the best member's; `levelled[0]` then True). With `reveal_folds` the
+    estimates are the folds estimator's (`bot.portfolio.revealed_estimates`), else the agreement
+    estimator's."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
     reached = np.empty(members, dtype=np.int64)   # each slot's first differing row
@@ -248,8 +249,8 @@ def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_pa
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
-                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains, weights,
-                     traces, estimates, tables, preflop_v)
+                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
+                     weights, traces, estimates, tables, preflop_v)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
