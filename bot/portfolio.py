@@ -151,7 +151,8 @@ from gambler.protocol.matchstate import MatchState
 _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", "learning_rate",
          "share", "estimator", "model")
 
-#: Whose chips the model's budget counts (module docstring, "The budget").
+#: Whose chips the model's budget counts (module docstring, "The budget" and "The model's
+#: own account").
 BUDGETS = ("match", "model")
 
 #: The estimators a portfolio file may name (module docstring, "The estimate", "Revealed folds").
@@ -676,9 +677,10 @@ class PortfolioStrategy:
             count = len(self.decisions)
             self.rule.update(reward, [first == count for first in reached], self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
-        self.balance += state.payoffs()[state.position]
+        chips = state.payoffs()[state.position]
+        self.balance += chips
         if self.chosen == self.portfolio.model_slot:
-            self.model_balance += state.payoffs()[state.position]
+            self.model_balance += chips
         model = self.portfolio.model
         if model is not None:
             if model.window:

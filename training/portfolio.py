@@ -158,16 +158,16 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     empty_holes = np.zeros((2, 2), dtype=np.uint8)
     empty_board = np.zeros(5, dtype=np.uint8)
     p = np.empty(members, dtype=np.float64)
-    balance = 0.0
+    account = 0.0  # the chips the budget counts: the match's, or the model's own hands'
     for h in range(start):
         if not own_account or chosen[h] == model_slot:
-            balance += chips[h]
+            account += chips[h]
     for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
         position = (h + seat) % 2
         excluded = -1
-        if model_slot >= 0 and (not model_ready or balance < risk):
+        if model_slot >= 0 and (not model_ready or account < risk):
             excluded = model_slot
         elif model_slot >= 0 and not levelled[0]:
             level_weights(weights, model_slot, lead)
@@ -237,7 +237,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             estimates[h, k] = estimate[k]
         exp3_weights(weights, estimate, learning_rate, tracking, work)
         if not own_account or pick == model_slot:
-            balance += chips[h]
+            account += chips[h]
 
 
 @njit

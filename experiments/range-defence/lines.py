@@ -54,7 +54,7 @@ def main():
                 size = f"{amount / big_blind:g}" if KINDS[code] == "r" else ""
                 words.append(f"{'L' if actor == lbr else 'B'}{KINDS[code]}{size}")
                 actor = 1 - actor
-            postflop = bool(((trace[:, 0] > 0)).any())
+            postflop = bool((trace[:, 0] > 0).any())
             entry = lines[" ".join(words) + (" post" if postflop else "")]
             entry[0] += 1
             entry[1] += chips
