@@ -16,6 +16,11 @@ real opponent.
     python experiments/adaptive/model_misfit.py rounds OPPONENT,... [--least M]
         the counter searched only in the rounds where the opponent was seen deciding at least M
         times (default 100); the other rounds keep the start profile's numbers
+    python experiments/adaptive/model_misfit.py minmax OPPONENT,...
+        the counter searched for the most it wins against the worse of two completions of the
+        counts: the fitted model (unseen spots: the sound prior) and an aggressive one (unseen
+        spots: `AGGRESSIVE`, bets and raises polarised where no showdown says otherwise); a
+        robust counter moves only where both agree it pays
 
 Results: experiments/adaptive/results/misfit/.
 """
@@ -66,6 +71,68 @@ def shares_toward(stats, base: ModelShares, weight: float = PRIOR) -> ModelShare
                                           np.zeros_like(raise_)))
 
 
+#: The aggressive completion: bets 90% of the times checked to, folds 5% and raises 35% of the
+#: bets it faces, half of its bets and raises with its weakest hands.
+AGGRESSIVE = ModelShares(np.full((2, ROUNDS), 0.9), np.full((2, ROUNDS, len(MODEL_RULES)), 0.05),
+                         np.full((2, ROUNDS, len(MODEL_RULES)), 0.35), np.full((2, ROUNDS), 0.5),
+                         np.full((2, ROUNDS, len(MODEL_RULES)), 0.5))
+
+
+def aggressive_shares(stats, weight: float = PRIOR) -> ModelShares:
+    """The counts smoothed toward `AGGRESSIVE`; the bluff parts are `AGGRESSIVE`'s except where
+    at least `bot.opponent.MIN_SHOWN` shown decisions choose them."""
+    counted = shares_toward(stats, AGGRESSIVE, weight)
+    shown = bluff_parts(stats, counted._replace(bet_bluff=np.full((2, ROUNDS), -1.0),
+                                                raise_bluff=np.full_like(counted.raise_bluff,
+                                                                         -1.0)))
+    return counted._replace(
+        bet_bluff=np.where(shown.bet_bluff < 0, AGGRESSIVE.bet_bluff, shown.bet_bluff),
+        raise_bluff=np.where(shown.raise_bluff < 0, AGGRESSIVE.raise_bluff, shown.raise_bluff))
+
+
+def minmax_response(models, starts, deal_set, rules, seed, big_blind, steps, population):
+    """`training.counter.best_response` scoring each profile by the least it wins against
+    `models`."""
+    from gambler.training.anneal import propose
+    from gambler.training.config import default_proposal
+    from gambler.training.engine import PROFILE, encode_strategy, play_population, profile_vector
+
+    encoded = [encode_strategy(model) for model in models]
+    count = deal_set.v.shape[0]
+
+    def least(vectors):
+        worst = np.full(len(vectors), np.inf)
+        for kind_b, params_b in encoded:
+            results = np.zeros((len(vectors), count, 2), dtype=np.int64)
+            adjusted = np.zeros((len(vectors), count, 2))
+            play_population(rules, PROFILE, vectors, kind_b, params_b, deal_set.v,
+                            deal_set.outcomes, deal_set.allin_equity, seed,
+                            deal_set.first_deal, results, adjusted, deal_set.holes,
+                            deal_set.boards)
+            worst = np.minimum(worst, 1000.0 * adjusted.mean(axis=(1, 2)) / big_blind)
+        return worst
+
+    names = list(starts)
+    scores = least(np.stack([profile_vector(starts[name]) for name in names]))
+    best, best_score = starts[names[int(np.argmax(scores))]], float(scores.max())
+    scales = default_proposal()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        entries = best.tunable()
+        labels = [label for label, _, _ in entries]
+        vector = np.array([value for _, value, _ in entries])
+        candidates = []
+        for _ in range(population):
+            position = int(rng.integers(len(entries)))
+            candidates.append(best.with_tunable(
+                propose(vector, position, scales[entries[position][2]], rng, labels)))
+        found = least(np.stack([profile_vector(candidate) for candidate in candidates]))
+        top = int(np.argmax(found))
+        if found[top] > best_score:
+            best, best_score = candidates[top], float(found[top])
+    return counter_module.Counter(best, best_score, {}, steps)
+
+
 def decisions(stats, round_: int) -> int:
     """The opponent's decisions counted in `round_`, both positions."""
     return sum(position.rounds[round_].opens + sum(map(sum, position.rounds[round_].facing))
@@ -90,7 +157,7 @@ class Restricted:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds"))
+    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds", "minmax"))
     parser.add_argument("opponents")
     parser.add_argument("--least", type=int, default=100)
     options = parser.parse_args()
@@ -101,8 +168,12 @@ def main() -> None:
     starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
 
     def searched(model, start=starts):
-        found = counter_module.best_response(model, start, search, rules, 1, game.big_blind,
-                                             STEPS, POPULATION)
+        if isinstance(model, list):
+            found = minmax_response(model, start, search, rules, 1, game.big_blind, STEPS,
+                                    POPULATION)
+        else:
+            found = counter_module.best_response(model, start, search, rules, 1, game.big_blind,
+                                                 STEPS, POPULATION)
         profile = found.profile.profile if isinstance(found.profile, Restricted) else found.profile
         mbb, ci = score(rules, game, profile, opponent, held_out)
         return f"{found.mbb_per_hand:+7,.0f} -> {mbb:+7,.0f} ± {ci:4,.0f}"
@@ -127,6 +198,10 @@ def main() -> None:
                 names = ", ".join(ROUND_NAMES[r] for r in rounds) or "none"
                 print(f"{label}: the opponent's own rounds: {names:<28} {searched(model)}",
                       flush=True)
+        elif options.mode == "minmax":
+            aggressive = fit_exploiter(stats, shares=aggressive_shares(stats))
+            print(f"{label:>28}  fitted: {searched(fitted)}   aggressive: {searched(aggressive)}"
+                  f"   the worse of the two: {searched([fitted, aggressive])}", flush=True)
         elif options.mode == "self-prior":
             print(f"{label:>28}  sound prior: {searched(fitted)}   self-play prior: "
                   f"{searched(fit_exploiter(stats, shares=shares_toward(stats, base)))}",
