@@ -21,6 +21,9 @@ real opponent.
         counts: the fitted model (unseen spots: the sound prior) and an aggressive one (unseen
         spots: `AGGRESSIVE`, bets and raises polarised where no showdown says otherwise); a
         robust counter moves only where both agree it pays
+    python experiments/adaptive/model_misfit.py station OPPONENT,...
+        the counter against a calling-station completion (`STATION`), and against the worst of
+        three completions: the fitted model, the station and `default`'s own shares
 
 Results: experiments/adaptive/results/misfit/.
 """
@@ -78,16 +81,23 @@ AGGRESSIVE = ModelShares(np.full((2, ROUNDS), 0.9), np.full((2, ROUNDS, len(MODE
                          np.full((2, ROUNDS, len(MODEL_RULES)), 0.5))
 
 
-def aggressive_shares(stats, weight: float = PRIOR) -> ModelShares:
-    """The counts smoothed toward `AGGRESSIVE`; the bluff parts are `AGGRESSIVE`'s except where
+#: The calling-station completion: bets a fifth of the times checked to, folds 5% and raises 5%
+#: of the bets it faces, all with its strongest hands.
+STATION = ModelShares(np.full((2, ROUNDS), 0.2), np.full((2, ROUNDS, len(MODEL_RULES)), 0.05),
+                      np.full((2, ROUNDS, len(MODEL_RULES)), 0.05), np.zeros((2, ROUNDS)),
+                      np.zeros((2, ROUNDS, len(MODEL_RULES))))
+
+
+def aggressive_shares(stats, weight: float = PRIOR, base: ModelShares = AGGRESSIVE) -> ModelShares:
+    """The counts smoothed toward `base` (`AGGRESSIVE`); the bluff parts are `base`'s except where
     at least `bot.opponent.MIN_SHOWN` shown decisions choose them."""
-    counted = shares_toward(stats, AGGRESSIVE, weight)
+    counted = shares_toward(stats, base, weight)
     shown = bluff_parts(stats, counted._replace(bet_bluff=np.full((2, ROUNDS), -1.0),
                                                 raise_bluff=np.full_like(counted.raise_bluff,
                                                                          -1.0)))
     return counted._replace(
-        bet_bluff=np.where(shown.bet_bluff < 0, AGGRESSIVE.bet_bluff, shown.bet_bluff),
-        raise_bluff=np.where(shown.raise_bluff < 0, AGGRESSIVE.raise_bluff, shown.raise_bluff))
+        bet_bluff=np.where(shown.bet_bluff < 0, base.bet_bluff, shown.bet_bluff),
+        raise_bluff=np.where(shown.raise_bluff < 0, base.raise_bluff, shown.raise_bluff))
 
 
 def minmax_response(models, starts, deal_set, rules, seed, big_blind, steps, population):
@@ -157,7 +167,7 @@ class Restricted:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds", "minmax"))
+    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds", "minmax", "station"))
     parser.add_argument("opponents")
     parser.add_argument("--least", type=int, default=100)
     options = parser.parse_args()
@@ -179,7 +189,7 @@ def main() -> None:
         return f"{found.mbb_per_hand:+7,.0f} -> {mbb:+7,.0f} ± {ci:4,.0f}"
 
     base = None
-    if options.mode == "self-prior":
+    if options.mode in ("self-prior", "station"):
         base = observed_shares(watch(game, rules, resolve_strategy("default"), 20000))
     if options.mode == "rounds":
         vector_of = counter_module.profile_vector
@@ -202,6 +212,11 @@ def main() -> None:
             aggressive = fit_exploiter(stats, shares=aggressive_shares(stats))
             print(f"{label:>28}  fitted: {searched(fitted)}   aggressive: {searched(aggressive)}"
                   f"   the worse of the two: {searched([fitted, aggressive])}", flush=True)
+        elif options.mode == "station":
+            station = fit_exploiter(stats, shares=aggressive_shares(stats, base=STATION))
+            print(f"{label:>28}  station: {searched(station)}   the worst of fitted, station and"
+                  f" default's shares: {searched([fitted, station, fit_exploiter(stats, shares=shares_toward(stats, base))])}",
+                  flush=True)
         elif options.mode == "self-prior":
             print(f"{label:>28}  sound prior: {searched(fitted)}   self-play prior: "
                   f"{searched(fit_exploiter(stats, shares=shares_toward(stats, base)))}",
