@@ -88,7 +88,8 @@ STATION = ModelShares(np.full((2, ROUNDS), 0.2), np.full((2, ROUNDS, len(MODEL_R
                       np.zeros((2, ROUNDS, len(MODEL_RULES))))
 
 
-def aggressive_shares(stats, weight: float = PRIOR, base: ModelShares = AGGRESSIVE) -> ModelShares:
+def aggressive_shares(stats, weight: float = PRIOR,
+                      base: ModelShares = AGGRESSIVE) -> ModelShares:
     """The counts smoothed toward `base` (`AGGRESSIVE`); the bluff parts are `base`'s except where
     at least `bot.opponent.MIN_SHOWN` shown decisions choose them."""
     counted = shares_toward(stats, base, weight)
@@ -214,9 +215,9 @@ def main() -> None:
                   f"   the worse of the two: {searched([fitted, aggressive])}", flush=True)
         elif options.mode == "station":
             station = fit_exploiter(stats, shares=aggressive_shares(stats, base=STATION))
+            shaped = fit_exploiter(stats, shares=shares_toward(stats, base))
             print(f"{label:>28}  station: {searched(station)}   the worst of fitted, station and"
-                  f" default's shares: {searched([fitted, station, fit_exploiter(stats, shares=shares_toward(stats, base))])}",
-                  flush=True)
+                  f" default's shares: {searched([fitted, station, shaped])}", flush=True)
         elif options.mode == "self-prior":
             print(f"{label:>28}  sound prior: {searched(fitted)}   self-play prior: "
                   f"{searched(fit_exploiter(stats, shares=shares_toward(stats, base)))}",
