@@ -24,6 +24,10 @@ real opponent.
     python experiments/adaptive/model_misfit.py station OPPONENT,...
         the counter against a calling-station completion (`STATION`), and against the worst of
         three completions: the fitted model, the station and `default`'s own shares
+    python experiments/adaptive/model_misfit.py iterate OPPONENT,... [--rounds 4]
+        the counter teaching the next fit: `default` plays 1,500 hands (deal seed 610), then each
+        counter found plays the next 1,500 (seeds 611, ...), the counts accumulating, the model
+        refitted and the counter searched again after each
 
 Results: experiments/adaptive/results/misfit/.
 """
@@ -40,6 +44,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from model_counter import score, watch  # noqa: E402
+
+from gambler.bot.opponent import OpponentStats  # noqa: E402
+from gambler.bot.portfolio import Portfolio  # noqa: E402
+from gambler.training.portfolio import hand_states, play_portfolio  # noqa: E402
 
 import gambler.training.counter as counter_module  # noqa: E402
 from gambler.bot.opponent import (MODEL_RULES, PRIOR, ROUNDS, ModelShares,  # noqa: E402
@@ -166,11 +174,30 @@ class Restricted:
         return Restricted(self.profile.with_tunable(merged), self.allowed)
 
 
+def iterate(game, rules, opponent, label: str, rounds: int, searched_by) -> None:
+    """The `iterate` probe (module docstring): each round's counter plays the next 1,500 hands
+    (as a portfolio of itself twice, so the engine keeps the hands for the counts)."""
+    stats = OpponentStats()
+    player = resolve_strategy("default")
+    for step in range(rounds):
+        deals, _ = cached_deal_set(610 + step, 0, 750)
+        match = play_portfolio(rules, Portfolio(("p", "p"), (player, player)), opponent, deals, 0,
+                               game.big_blind, min(game.stacks), traces=True)
+        for state in hand_states(match, deals, game)[:1500]:
+            stats.observe(state)
+        flop = decisions(stats, 1)
+        line, player = searched_by(fit_exploiter(stats), keep=True)
+        print(f"{label}: after {1500 * (step + 1):,} hands ({flop} flop decisions seen): {line}",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds", "minmax", "station"))
+    parser.add_argument("mode", choices=("hybrid", "self-prior", "rounds", "minmax", "station",
+                                         "iterate"))
     parser.add_argument("opponents")
     parser.add_argument("--least", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=4)
     options = parser.parse_args()
     game = load_game()
     rules = encode_rules(game)
@@ -178,7 +205,7 @@ def main() -> None:
     held_out, _ = cached_deal_set(602, 0, 20000)
     starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
 
-    def searched(model, start=starts):
+    def searched(model, start=starts, keep=False):
         if isinstance(model, list):
             found = minmax_response(model, start, search, rules, 1, game.big_blind, STEPS,
                                     POPULATION)
@@ -187,7 +214,8 @@ def main() -> None:
                                                  STEPS, POPULATION)
         profile = found.profile.profile if isinstance(found.profile, Restricted) else found.profile
         mbb, ci = score(rules, game, profile, opponent, held_out)
-        return f"{found.mbb_per_hand:+7,.0f} -> {mbb:+7,.0f} ± {ci:4,.0f}"
+        line = f"{found.mbb_per_hand:+7,.0f} -> {mbb:+7,.0f} ± {ci:4,.0f}"
+        return (line, profile) if keep else line
 
     base = None
     if options.mode in ("self-prior", "station"):
@@ -198,9 +226,12 @@ def main() -> None:
             profile.profile if isinstance(profile, Restricted) else profile)
     for name in options.opponents.split(","):
         opponent = resolve_strategy(name)
+        label = name.rsplit("/", 1)[-1]
+        if options.mode == "iterate":
+            iterate(game, rules, opponent, label, options.rounds, searched_by=searched)
+            continue
         stats = watch(game, rules, opponent, 1500)
         fitted = fit_exploiter(stats)
-        label = name.rsplit("/", 1)[-1]
         if options.mode == "hybrid":
             for rounds in ((), (0,), (1,), (2, 3), (1, 2, 3), (0, 1, 2, 3)):
                 model = replace(fitted, blocks=tuple(
