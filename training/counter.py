@@ -62,7 +62,27 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
                    adjusted, deal_set.holes, deal_set.boards)
         scores[name] = _mbb(adjusted, big_blind)
     best_name = max(scores, key=scores.get)
-    best, best_score = starts[best_name], scores[best_name]
+
+    def score(candidates):
+        vectors = np.stack([profile_vector(candidate) for candidate in candidates])
+        results = np.zeros((len(candidates), count, 2), dtype=np.int64)
+        adjusted = np.zeros((len(candidates), count, 2))
+        play_population(rules, PROFILE, vectors, kind_b, params_b, deal_set.v,
+                        deal_set.outcomes, deal_set.allin_equity, seed, deal_set.first_deal,
+                        results, adjusted, deal_set.holes, deal_set.boards)
+        return [_mbb(adjusted[k], big_blind) for k in range(len(candidates))]
+
+    best, best_score = climb(starts[best_name], scores[best_name], score, seed, steps,
+                             population)
+    return Counter(best, best_score, scores, steps)
+
+
+def climb(best, best_score: float, score, seed: int, steps: int, population: int):
+    """`best_response`'s climb from `best` (which scores `best_score`): each step proposes
+    `population` candidates, each `best` with one tunable number moved (`training.anneal.
+    propose` at the default training proposal's scales, drawn from a generator of `seed`), and
+    keeps the top one by `score(candidates)` (a number per candidate) if it beats `best_score`.
+    Returns (best, best_score)."""
     scales = default_proposal()
     rng = np.random.default_rng(seed)
     for _ in range(steps):
@@ -74,17 +94,11 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
             position = int(rng.integers(len(entries)))
             candidates.append(best.with_tunable(
                 propose(vector, position, scales[entries[position][2]], rng, labels)))
-        vectors = np.stack([profile_vector(candidate) for candidate in candidates])
-        results = np.zeros((population, count, 2), dtype=np.int64)
-        adjusted = np.zeros((population, count, 2))
-        play_population(rules, PROFILE, vectors, kind_b, params_b, deal_set.v,
-                        deal_set.outcomes, deal_set.allin_equity, seed, deal_set.first_deal,
-                        results, adjusted, deal_set.holes, deal_set.boards)
-        found = [_mbb(adjusted[k], big_blind) for k in range(population)]
+        found = score(candidates)
         top = int(np.argmax(found))
         if found[top] > best_score:
             best, best_score = candidates[top], found[top]
-    return Counter(best, best_score, scores, steps)
+    return best, best_score
 
 
 @njit

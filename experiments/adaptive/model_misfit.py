@@ -49,7 +49,9 @@ from gambler.bot.opponent import OpponentStats  # noqa: E402
 from gambler.bot.portfolio import Portfolio  # noqa: E402
 from gambler.training.portfolio import hand_states, play_portfolio  # noqa: E402
 
-import gambler.training.counter as counter_module  # noqa: E402
+from gambler.training.counter import Counter, best_response, climb  # noqa: E402
+from gambler.training.engine import (PROFILE, encode_strategy, play_population,  # noqa: E402
+                                     profile_vector)
 from gambler.bot.opponent import (MODEL_RULES, PRIOR, ROUNDS, ModelShares,  # noqa: E402
                                   bluff_parts, fit_exploiter, observed_shares)
 from gambler.bot.strategies import resolve_strategy  # noqa: E402
@@ -109,21 +111,19 @@ def aggressive_shares(stats, weight: float = PRIOR,
         raise_bluff=np.where(shown.raise_bluff < 0, base.raise_bluff, shown.raise_bluff))
 
 
-def minmax_response(models, starts, deal_set, rules, seed, big_blind, steps, population):
+def least_response(models, starts, deal_set, rules, seed, big_blind, steps, population):
     """`training.counter.best_response` scoring each profile by the least it wins against
-    `models`."""
-    from gambler.training.anneal import propose
-    from gambler.training.config import default_proposal
-    from gambler.training.engine import PROFILE, encode_strategy, play_population, profile_vector
-
+    `models` (a list; one model: the same search); a profile may be `Restricted`."""
     encoded = [encode_strategy(model) for model in models]
     count = deal_set.v.shape[0]
 
-    def least(vectors):
-        worst = np.full(len(vectors), np.inf)
+    def least(profiles):
+        vectors = np.stack([profile_vector(profile.profile if isinstance(profile, Restricted)
+                                           else profile) for profile in profiles])
+        worst = np.full(len(profiles), np.inf)
         for kind_b, params_b in encoded:
-            results = np.zeros((len(vectors), count, 2), dtype=np.int64)
-            adjusted = np.zeros((len(vectors), count, 2))
+            results = np.zeros((len(profiles), count, 2), dtype=np.int64)
+            adjusted = np.zeros((len(profiles), count, 2))
             play_population(rules, PROFILE, vectors, kind_b, params_b, deal_set.v,
                             deal_set.outcomes, deal_set.allin_equity, seed,
                             deal_set.first_deal, results, adjusted, deal_set.holes,
@@ -132,24 +132,11 @@ def minmax_response(models, starts, deal_set, rules, seed, big_blind, steps, pop
         return worst
 
     names = list(starts)
-    scores = least(np.stack([profile_vector(starts[name]) for name in names]))
-    best, best_score = starts[names[int(np.argmax(scores))]], float(scores.max())
-    scales = default_proposal()
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        entries = best.tunable()
-        labels = [label for label, _, _ in entries]
-        vector = np.array([value for _, value, _ in entries])
-        candidates = []
-        for _ in range(population):
-            position = int(rng.integers(len(entries)))
-            candidates.append(best.with_tunable(
-                propose(vector, position, scales[entries[position][2]], rng, labels)))
-        found = least(np.stack([profile_vector(candidate) for candidate in candidates]))
-        top = int(np.argmax(found))
-        if found[top] > best_score:
-            best, best_score = candidates[top], float(found[top])
-    return counter_module.Counter(best, best_score, {}, steps)
+    scores = least([starts[name] for name in names])
+    top = int(np.argmax(scores))
+    best, best_score = climb(starts[names[top]], float(scores[top]), least, seed, steps,
+                             population)
+    return Counter(best, best_score, dict(zip(names, scores)), steps)
 
 
 def decisions(stats, round_: int) -> int:
@@ -206,12 +193,12 @@ def main() -> None:
     starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
 
     def searched(model, start=starts, keep=False):
-        if isinstance(model, list):
-            found = minmax_response(model, start, search, rules, 1, game.big_blind, STEPS,
-                                    POPULATION)
+        if isinstance(model, list) or start is not starts:
+            found = least_response(model if isinstance(model, list) else [model], start, search,
+                                   rules, 1, game.big_blind, STEPS, POPULATION)
         else:
-            found = counter_module.best_response(model, start, search, rules, 1, game.big_blind,
-                                                 STEPS, POPULATION)
+            found = best_response(model, start, search, rules, 1, game.big_blind, STEPS,
+                                  POPULATION)
         profile = found.profile.profile if isinstance(found.profile, Restricted) else found.profile
         mbb, ci = score(rules, game, profile, opponent, held_out)
         line = f"{found.mbb_per_hand:+7,.0f} -> {mbb:+7,.0f} ± {ci:4,.0f}"
@@ -220,10 +207,6 @@ def main() -> None:
     base = None
     if options.mode in ("self-prior", "station"):
         base = observed_shares(watch(game, rules, resolve_strategy("default"), 20000))
-    if options.mode == "rounds":
-        vector_of = counter_module.profile_vector
-        counter_module.profile_vector = lambda profile: vector_of(
-            profile.profile if isinstance(profile, Restricted) else profile)
     for name in options.opponents.split(","):
         opponent = resolve_strategy(name)
         label = name.rsplit("/", 1)[-1]
