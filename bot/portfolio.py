@@ -85,13 +85,16 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       budget: match      # whose chips the bar counts: the match's or the model's (below)
       lead: 1            # its first weight, as a multiple of the best member's (default 1)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
+      starts: [default, price-aware]  # the counter search's starting profiles (default:
+                                      # the members' profiles)
 
-adds a slot named `model` after the members. Until hand `every` it is empty (probability 0).
+adds a slot named `model` after the members (with a model one member is enough: Exp3 then
+draws between it and the counter). Until hand `every` it is empty (probability 0).
 At hand k x every it holds the counter-strategy to the opponent as counted over the hands
 before k x every - lag (`bot.opponent.OpponentStats`, fitted by `bot.opponent.fit_exploiter`,
-calibrated `calibrate` times against the first profile member by `training.counter.
-calibrated_model`, the counter searched from the members' profiles by `training.counter.
-refresh_counter`; with a
+calibrated `calibrate` times against the first start by `training.counter.
+calibrated_model`, the counter searched from the `starts` (the members' profiles if none) by
+`training.counter.refresh_counter`; with a
 `window`, only the last `window` of those hands, so that a counter follows an opponent that
 changes); the bot starts computing it after hand k x every - lag - 1 ends, off the decision
 path, and the counter
@@ -183,6 +186,8 @@ class Model:
     lead: int = 1  # the model's first weight: `lead` times the best member's
     prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
+    starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
+    start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
@@ -271,7 +276,9 @@ class Portfolio:
         counter = (f"; a model member refreshed every {model.every:,} hands (fitted up to "
                    f"{model.lag:,} hands before), playing only while {model.budget_phrase()}"
                    if model is not None else "")
-        return (f"{rule} over {len(self.members)} members ({', '.join(self.members)}): "
+        count = len(self.members)
+        return (f"{rule} over {count} member{'s' if count > 1 else ''} "
+                f"({', '.join(self.members)}{' and the model' if model is not None else ''}): "
                 f"exploration {self.exploration:g}, learning rate {rate:.3g} per big blind "
                 f"({bound}){share}{counter}")
 
@@ -423,9 +430,11 @@ def load_portfolio(name: str | Path) -> Portfolio:
 def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
     document = kind_document(text, source, "portfolio", _KEYS)
     members = document.get("members")
-    if not isinstance(members, list) or len(members) < 2 or \
+    fewest = 1 if document.get("model") is not None else 2
+    if not isinstance(members, list) or len(members) < fewest or \
             not all(isinstance(member, str) for member in members):
-        raise ProfileError(f"{source}: members: a list of at least two names or paths")
+        raise ProfileError(f"{source}: members: a list of at least two names or paths (or one, "
+                           f"with a model member)")
     from gambler.bot.strategies import resolve_strategy
 
     strategies = []
@@ -466,9 +475,11 @@ def parse_portfolio(text: str, source: str = "<portfolio>") -> Portfolio:
         model = _parse_model(document["model"], f"{source}: model")
         from gambler.bot.params import Profile
 
-        if not any(isinstance(strategy, Profile) for strategy in strategies):
+        if not model.starts and not any(isinstance(strategy, Profile)
+                                        for strategy in strategies):
             raise ProfileError(f"{source}: model: the counter search starts from the members' "
-                               f"profiles: list at least one profile among the members")
+                               f"profiles: list at least one profile among the members (or "
+                               f"name them in model: starts)")
     return Portfolio(tuple(members), tuple(strategies), exploration, learning_rate, share,
                      model=model, estimator=estimator, **text_fields)
 
@@ -480,12 +491,16 @@ def _parse_model(value, where: str) -> Model:
     if not isinstance(value, dict):
         raise ProfileError(f"{where}: a mapping of every, lag, deals, steps, population, seed "
                            f"(or true for the defaults)")
-    fields = Model.__dataclass_fields__
+    fields = [field for field in Model.__dataclass_fields__ if field != "start_profiles"]
     unknown = sorted(str(key) for key in value if key not in fields)
     if unknown:
         raise ProfileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(fields)})")
     numbers = {}
     for key, given in value.items():
+        if key == "starts":
+            numbers[key] = tuple(given) if isinstance(given, list) else given
+            numbers["start_profiles"] = _parse_starts(given, f"{where}: starts")
+            continue
         if key == "budget":
             if given not in BUDGETS:
                 raise ProfileError(f"{where}: budget: {given!r} is not one of "
@@ -504,6 +519,28 @@ def _parse_model(value, where: str) -> Model:
         raise ProfileError(f"{where}: lag: {model.lag} is not below every ({model.every}): "
                            "each counter is fitted on hands before the previous one's")
     return model
+
+
+def _parse_starts(value, where: str) -> tuple:
+    """`model: starts`: a list of at least one automaton profile (name or path), resolved."""
+    from gambler.bot.params import Profile
+    from gambler.bot.strategies import resolve_strategy
+
+    if not isinstance(value, list) or not value or \
+            not all(isinstance(name, str) for name in value):
+        raise ProfileError(f"{where}: a list of at least one profile name or path")
+    profiles = []
+    for index, name in enumerate(value):
+        try:
+            strategy = resolve_strategy(name)
+        except ProfileError as error:
+            raise ProfileError(f"{where}[{index}] ({name}): {error}") from None
+        if not isinstance(strategy, Profile):
+            kind = "baseline" if isinstance(strategy, str) else type(strategy).__name__.lower()
+            raise ProfileError(f"{where}[{index}] ({name}): the counter search starts from "
+                               f"automaton profiles, not a {kind}")
+        profiles.append(strategy)
+    return tuple(profiles)
 
 
 def _number(value, where: str) -> float:

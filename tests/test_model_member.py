@@ -447,3 +447,76 @@ def test_the_fit_goes_through_calibration_against_the_first_profile_with_the_pri
     assert seen == [("default", 3, "model-2", 200, PRIOR)]
     counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", prior: 30}")), stats, 2)
     assert seen[-1] == ("default", 0, "model-2", 200, 30)  # 0 rounds: the plain fit
+
+
+# --- one member and the model; the counter search's starts ------------------------------------
+
+def test_a_portfolio_of_one_member_and_the_model():
+    """With a model member one member is enough: Exp3 then draws between it and the counter."""
+    chosen = modelled("{every: 60, lag: 20, starts: [default, price-aware]}",
+                      members=("price-aware",))
+    assert chosen.slots == ("price-aware", "model") and chosen.model_slot == 1
+    assert chosen.model.starts == ("default", "price-aware")
+    assert [profile.name for profile in chosen.model.start_profiles] == ["default",
+                                                                         "price-aware"]
+    assert chosen.describe(200.0).startswith("Exp3 over 1 member (price-aware and the model)")
+    with pytest.raises(ProfileError) as error:
+        parse_portfolio("kind: portfolio\nmembers: [price-aware]\n", source="one.yaml")
+    assert str(error.value) == ("one.yaml: members: a list of at least two names or paths (or "
+                                "one, with a model member)")
+
+
+@pytest.mark.parametrize("starts, message", [
+    ("[]", "model: starts: a list of at least one profile name or path"),
+    ("default", "model: starts: a list of at least one profile name or path"),
+    ("[default, call]", "model: starts[1] (call): the counter search starts from automaton "
+                        "profiles, not a baseline"),
+    ("[catcher]", "model: starts[0] (catcher): the counter search starts from automaton "
+                  "profiles, not a exploiter"),
+    ("[nosuch]", "model: starts[0] (nosuch): no profile file 'nosuch'"),
+])
+def test_bad_starts_name_the_file_the_field_and_the_entry(starts, message):
+    with pytest.raises(ProfileError) as error:
+        modelled(f"{{every: 60, lag: 20, starts: {starts}}}")
+    assert str(error.value).startswith("test.yaml: ") and message in str(error.value)
+
+
+@pytest.mark.parametrize("members, starts, searched", [
+    (("price-aware",), "", ["price-aware"]),
+    (("price-aware",), ", starts: [default]", ["default"]),
+    (("price-aware", "default"), ", starts: [seed, default]", ["seed", "default"])])
+def test_the_counter_search_starts_from_the_starts_or_else_the_members(members, starts,
+                                                                       searched):
+    """Without a step the counter is the start that beats the model most: with one start, that
+    start's parameters exactly; the search scored every start and nothing else."""
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training.counter import profile_vector, refresh_counter
+
+    chosen = modelled(f"{{every: 60, lag: 20, deals: 100, steps: 0{starts}}}", members=members)
+    counter = refresh_counter(NL, chosen, OpponentStats(), 1)
+    assert sorted(counter.starts) == sorted(searched)
+    best = max(counter.starts, key=counter.starts.get)
+    assert counter.mbb_per_hand == counter.starts[best]
+    assert (profile_vector(counter.profile) == profile_vector(resolve_strategy(best))).all()
+    assert counter.profile.name == "model-1"
+
+
+@pytest.mark.parametrize("opponent, seat", [("sizer", 0), ("call", 1)])
+def test_one_member_and_the_model_play_hand_for_hand_in_the_engine_and_over_tcp(deals, opponent,
+                                                                              seat):
+    chosen = modelled(SMALL_MODEL.replace("}", ", starts: [default, price-aware], "
+                                               "budget: model, allowance: 250}"),
+                      members=("price-aware",))
+    bot, rewards = tcp_match(chosen, opponent, deals, seat, 23, True,
+                             refresher=InlineRefresher(NL))
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), deals, 23,
+                           NL.big_blind, STACK, seat=seat, game=NL)
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
+    assert bot.refreshes == 4
+    # the member alone until the first counter
+    np.testing.assert_allclose(match.probabilities[:60, 0], 1.0, rtol=0, atol=1e-12)
+    assert (match.chosen == 1).sum() > 20  # then the counter plays

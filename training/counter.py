@@ -219,8 +219,12 @@ def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
     model = portfolio.model
     deal_set, _ = cached_deal_set(model.seed, 0, model.deals)
     rules = encode_rules(game)
-    starts = {name: strategy for name, strategy in zip(portfolio.members, portfolio.strategies)
-              if isinstance(strategy, Profile)}
+    if model.starts:
+        starts = dict(zip(model.starts, model.start_profiles))
+    else:
+        starts = {name: strategy for name, strategy in zip(portfolio.members,
+                                                           portfolio.strategies)
+                  if isinstance(strategy, Profile)}
     name = f"model-{refresh}"
     fitted = calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
                               model.calibrate, name, model.prior)
