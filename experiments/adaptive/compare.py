@@ -1,0 +1,51 @@
+"""Two portfolios' sweeps on the same deals, side by side, as a markdown table.
+
+    python experiments/adaptive/compare.py NEW.json OLD.json
+
+NEW.json and OLD.json are `experiments/adaptive/sweep.py --json` outputs on the same seeds and
+opponents (OLD's members alone are the columns `default alone` and `price-aware alone`). Each
+cell is mbb/hand all-in adjusted with the 95% CI over the matches; the differences are match by
+match on the same deals: NEW less OLD, and NEW less the better member alone (better by its mean)
+of OLD's members.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sweep import mean_ci  # this folder is on the path when the script runs
+
+
+def cell(values) -> str:
+    mean, half = mean_ci(values)
+    return f"{mean:+,.0f} ± {half:,.0f}"
+
+
+def main() -> None:
+    new, old = (json.loads(Path(name).read_text()) for name in sys.argv[1:3])
+    if (new["seed"], new["matches"]) != (old["seed"], old["matches"]):
+        raise SystemExit("compare.py: the two sweeps are on different seeds")
+    old_rows = {row["opponent"]: row for row in old["rows"]}
+    members = [name for name in old["rows"][0]["matches"] if name != "portfolio"]
+    print(f"| opponent | new | old | {' | '.join(f'`{m}` alone' for m in members)} | "
+          f"new − old | new − better member |")
+    print("|---|---|---|" + "---|" * len(members) + "---|---|")
+    for row in new["rows"]:
+        name = row["opponent"]
+        if name not in old_rows:
+            continue
+        mine, theirs = row["matches"]["portfolio"], old_rows[name]["matches"]
+        best = max(members, key=lambda member: np.mean(theirs[member]))
+        label = Path(name).name if "/" in name else f"`{name}`"
+        print(f"| {label} | {cell(mine)} | {cell(theirs['portfolio'])} | "
+              + " | ".join(cell(theirs[member]) for member in members)
+              + f" | {cell(np.subtract(mine, theirs['portfolio']))} | "
+              f"{cell(np.subtract(mine, theirs[best]))} |")
+
+
+if __name__ == "__main__":
+    main()
