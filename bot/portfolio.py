@@ -537,8 +537,9 @@ def _parse_starts(value, where: str) -> tuple:
             raise ProfileError(f"{where}[{index}] ({name}): {error}") from None
         if not isinstance(strategy, Profile):
             kind = "baseline" if isinstance(strategy, str) else type(strategy).__name__.lower()
+            article = "an" if kind[0] in "aeiou" else "a"
             raise ProfileError(f"{where}[{index}] ({name}): the counter search starts from "
-                               f"automaton profiles, not a {kind}")
+                               f"automaton profiles, not {article} {kind}")
         profiles.append(strategy)
     return tuple(profiles)
 

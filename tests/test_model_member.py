@@ -472,7 +472,7 @@ def test_a_portfolio_of_one_member_and_the_model():
     ("[default, call]", "model: starts[1] (call): the counter search starts from automaton "
                         "profiles, not a baseline"),
     ("[catcher]", "model: starts[0] (catcher): the counter search starts from automaton "
-                  "profiles, not a exploiter"),
+                  "profiles, not an exploiter"),
     ("[nosuch]", "model: starts[0] (nosuch): no profile file 'nosuch'"),
 ])
 def test_bad_starts_name_the_file_the_field_and_the_entry(starts, message):
