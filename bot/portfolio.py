@@ -498,8 +498,8 @@ def _parse_model(value, where: str) -> Model:
     numbers = {}
     for key, given in value.items():
         if key == "starts":
-            numbers[key] = tuple(given) if isinstance(given, list) else given
             numbers["start_profiles"] = _parse_starts(given, f"{where}: starts")
+            numbers[key] = tuple(given)  # a list of names: _parse_starts checked it
             continue
         if key == "budget":
             if given not in BUDGETS:
