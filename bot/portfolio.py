@@ -87,6 +87,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
       starts: [default, price-aware]  # the counter search's starting profiles (default:
                                       # the members' profiles)
+      margin: 0          # mbb/hand another start must win beyond the first to be climbed from
 
 adds a slot named `model` after the members (with a model one member is enough: Exp3 then
 draws between it and the counter). Until hand `every` it is empty (probability 0).
@@ -188,6 +189,7 @@ class Model:
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
     start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
+    margin: int = 0  # mbb/hand another start must win beyond the first (`training.counter`)
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
@@ -510,7 +512,7 @@ def _parse_model(value, where: str) -> Model:
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
         smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
-                                "prior") else 1
+                                "prior", "margin") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given

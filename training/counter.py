@@ -13,10 +13,11 @@ much to trust it. Deterministic for a seed.
 `refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
 fit_exploiter`, smoothed with the model's `prior`; calibrated `calibrate` times by
-`calibrated_model` against the first profile member on the same deals), then `best_response`
-from the portfolio's profiles on the model's `deals` deals of seed `seed`, searched with seed
-`seed + refresh`. The TCP bot and the fast engine call it with the same counts, so they install
-the same counter at the same hand.
+`calibrated_model` against the first start on the same deals), then `best_response`
+from the model's `starts` (default: the portfolio's profiles) on the model's `deals` deals of
+seed `seed`, searched with seed `seed + refresh`, leaving the first start only for one that wins
+`margin` mbb/hand more against the model. The TCP bot and the fast engine call it with the same
+counts, so they install the same counter at the same hand.
 """
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ def _mbb(adjusted: np.ndarray, big_blind: int) -> float:
 
 
 def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: int,
-                  steps: int = 10, population: int = 16) -> Counter:
-    """`starts`: {name: `Profile`}; the model: anything `encode_strategy` takes."""
+                  steps: int = 10, population: int = 16, margin: float = 0.0) -> Counter:
+    """`starts`: {name: `Profile`}; the model: anything `encode_strategy` takes. The climb
+    begins at the first start unless another wins more than `margin` mbb/hand beyond it against
+    the model (then at the best of them): the first start is the one to leave only for a clear
+    difference, since the model's ranking of two sound profiles can be wrong by more than the
+    difference it sees (`chosen_start`)."""
     kind_b, params_b = encode_strategy(model)
     count = deal_set.v.shape[0]
     scores = {}
@@ -61,7 +66,7 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
                    deal_set.outcomes, deal_set.allin_equity, seed, deal_set.first_deal, results,
                    adjusted, deal_set.holes, deal_set.boards)
         scores[name] = _mbb(adjusted, big_blind)
-    best_name = max(scores, key=scores.get)
+    best_name = chosen_start(scores, margin)
 
     def score(candidates):
         vectors = np.stack([profile_vector(candidate) for candidate in candidates])
@@ -75,6 +80,22 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
     best, best_score = climb(starts[best_name], scores[best_name], score, seed, steps,
                              population)
     return Counter(best, best_score, scores, steps)
+
+
+def chosen_start(scores: dict, margin: float = 0.0) -> str:
+    """The start the climb begins at: the first of `scores` ({name: mbb/hand against the
+    model}, in the order given) unless the best of the others wins more than `margin` beyond it.
+
+    >>> chosen_start({"price-aware": 900.0, "default": 1100.0}, margin=250)
+    'price-aware'
+    >>> chosen_start({"price-aware": 900.0, "default": 1200.0}, margin=250)
+    'default'
+    >>> chosen_start({"price-aware": 900.0, "default": 1100.0})
+    'default'
+    """
+    first = next(iter(scores))
+    best = max(scores, key=scores.get)
+    return best if scores[best] > scores[first] + margin else first
 
 
 def climb(best, best_score: float, score, seed: int, steps: int, population: int):
@@ -229,5 +250,5 @@ def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
     fitted = calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
                               model.calibrate, name, model.prior)
     found = best_response(fitted, starts, deal_set, rules, model.seed + refresh, game.big_blind,
-                          model.steps, model.population)
+                          model.steps, model.population, model.margin)
     return found._replace(profile=replace(found.profile, name=name))

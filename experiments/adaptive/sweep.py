@@ -8,7 +8,8 @@ the 95% CI over the matches.
 Each match is `gambler-match PORTFOLIO OPPONENT --hands H --seed S` for S = seed .. seed +
 matches - 1 (the deal sets of those seeds); a member alone is the portfolio [member, member].
 The gap is the portfolio's result less the best member's (best by its mean), match by match,
-with the 95% CI of those differences; `--json` keeps every match's figure.
+with the 95% CI of those differences; `--json` keeps every match's figure (rewritten after
+each row, so a run stopped early keeps the rows it finished).
 """
 
 from __future__ import annotations
@@ -83,11 +84,11 @@ def main() -> None:
                           for name in results)
         print(f"{opponent_name:>12}: {cells}  (best: {best}; gap "
               f"{row['gap'][0]:+,.0f} ± {row['gap'][1]:,.0f})", flush=True)
-    if options.json:
-        with open(options.json, "w") as out:
-            json.dump({"portfolio": options.portfolio, "hands": options.hands,
-                       "matches": options.matches, "seed": options.seed, "rows": rows}, out,
-                      indent=1)
+        if options.json:  # after every row, so a stopped run keeps the rows it finished
+            with open(options.json, "w") as out:
+                json.dump({"portfolio": options.portfolio, "hands": options.hands,
+                           "matches": options.matches, "seed": options.seed, "rows": rows},
+                          out, indent=1)
 
 
 if __name__ == "__main__":
