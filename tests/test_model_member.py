@@ -501,6 +501,35 @@ def test_the_counter_search_starts_from_the_starts_or_else_the_members(members, 
     assert counter.profile.name == "model-1"
 
 
+def test_the_search_leaves_the_first_start_only_for_more_than_the_margin():
+    """With the worse start first, a margin just below the other's lead climbs from the other,
+    and one at its lead (rounded up) keeps the first."""
+    import math
+
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training.counter import profile_vector, refresh_counter
+
+    def counter(starts, margin):
+        chosen = modelled(f"{{every: 60, lag: 20, deals: 100, steps: 0, starts: {starts}, "
+                          f"margin: {margin}}}", members=("price-aware",))
+        return refresh_counter(NL, chosen, OpponentStats(), 1)
+
+    scores = counter("[seed, default]", 0).starts
+    worse, better = sorted(scores, key=scores.get)
+    lead = scores[better] - scores[worse]
+    assert lead > 1
+    for margin, kept in ((math.floor(lead) - 1, better), (math.ceil(lead), worse)):
+        found = counter(f"[{worse}, {better}]", margin)
+        assert found.mbb_per_hand == scores[kept]
+        assert (profile_vector(found.profile) == profile_vector(resolve_strategy(kept))).all()
+
+
+def test_a_negative_margin_is_refused():
+    with pytest.raises(ProfileError) as error:
+        modelled("{every: 60, lag: 20, margin: -5}")
+    assert "model: margin: -5 is below 0" in str(error.value)
+
+
 @pytest.mark.parametrize("opponent, seat", [("sizer", 0), ("call", 1)])
 def test_one_member_and_the_model_play_hand_for_hand_in_the_engine_and_over_tcp(deals, opponent,
                                                                               seat):
