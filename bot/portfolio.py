@@ -275,9 +275,10 @@ class Portfolio:
         rule = "Exp3.S" if self.share else "Exp3"
         share = f", share {self.share:g}" if self.share else ""
         model = self.model
-        counter = (f"; a model member refreshed every {model.every:,} hands (fitted up to "
-                   f"{model.lag:,} hands before), playing only while {model.budget_phrase()}"
-                   if model is not None else "")
+        counter = (f"; a model member refreshed every {model.every:,} hands (fitted "
+                   f"{f'on the last {model.window:,} hands ' if model and model.window else ''}"
+                   f"up to {model.lag:,} hands before), playing only while "
+                   f"{model.budget_phrase()}" if model is not None else "")
         count = len(self.members)
         return (f"{rule} over {count} member{'s' if count > 1 else ''} "
                 f"({', '.join(self.members)}{' and the model' if model is not None else ''}): "

@@ -61,6 +61,9 @@ def test_a_model_member_adds_a_slot_named_model():
     assert chosen.guaranteed_rate(200.0) == pytest.approx(0.1 / 600)
     assert "a model member refreshed every 500 hands (fitted up to 100 hands before), " \
            "playing only while the match is a stack ahead" in chosen.describe(200.0)
+    windowed = modelled("{every: 500, lag: 100, window: 500}")
+    assert "refreshed every 500 hands (fitted on the last 500 hands up to 100 hands before)" \
+        in windowed.describe(200.0)
 
 
 @pytest.mark.parametrize("model, message", [
