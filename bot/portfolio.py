@@ -276,7 +276,7 @@ class Portfolio:
         share = f", share {self.share:g}" if self.share else ""
         model = self.model
         counter = (f"; a model member refreshed every {model.every:,} hands (fitted "
-                   f"{f'on the last {model.window:,} hands ' if model and model.window else ''}"
+                   f"{f'on the last {model.window:,} hands ' if model.window else ''}"
                    f"up to {model.lag:,} hands before), playing only while "
                    f"{model.budget_phrase()}" if model is not None else "")
         count = len(self.members)
