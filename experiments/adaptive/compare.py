@@ -17,12 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sweep import mean_ci  # this folder is on the path when the script runs
-
-
-def cell(values) -> str:
-    mean, half = mean_ci(values)
-    return f"{mean:+,.0f} ± {half:,.0f}"
+from sweep import cell  # this folder is on the path when the script runs
 
 
 def main() -> None:

@@ -1,19 +1,21 @@
-"""The shipped `adaptive` with other first weights: its members' (a head start for price-aware)
-and the model's when it first plays (`lead`, below 1 too, which files do not allow).
+"""A two-member portfolio with a model member, with other first weights: its members' (a head
+start for price-aware) and the model's when it first plays (`lead`, below 1 too, which files do
+not allow).
 
     python experiments/adaptive/start_weights.py --ratio R [--lead L] --opponents a,b,...
-        --json OUT [--seed 100] [--matches 20]
+        --json OUT [--seed 100] [--matches 20] [--portfolio FILE]
 
-Each match is the shipped file's (`gambler-match adaptive OPPONENT --hands 3000 --seed S`, S =
-seed .. seed + matches - 1) except that Exp3 starts with weights (1, R) / (1 + R) x 2/3 for
-(default, price-aware) and 1/3 for the model's slot (R = 1: the shipped start), and the model's
+FILE (default `experiments/adaptive/adaptive-own600.yaml`, the `adaptive` these weights were
+measured on in session 15: members default and price-aware, then the model). Each match is the
+file's (`gambler-match FILE OPPONENT --hands 3000 --seed S`, S = seed .. seed + matches - 1)
+except that Exp3 starts with weights (1, R) / (1 + R) x 2/3 for
+(default, price-aware) and 1/3 for the model's slot (R = 1: the file's own start), and the model's
 first weight is L times the best member's. Prints mbb/hand (all-in adjusted) with the 95% CI over
 the matches; the JSON keeps every match.
 """
 
 import argparse
 import json
-import math
 import time
 from dataclasses import replace
 from types import SimpleNamespace
@@ -25,6 +27,7 @@ from gambler.protocol.gamedef import load_game
 from gambler.training.deals import cached_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import play_portfolio
+from sweep import mean_ci  # experiments/adaptive/sweep.py, next to this script
 
 
 def main() -> None:
@@ -35,10 +38,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--opponents", required=True)
     parser.add_argument("--json", required=True)
+    parser.add_argument("--portfolio", default="experiments/adaptive/adaptive-own600.yaml")
     options = parser.parse_args()
     game = load_game()
     rules = encode_rules(game)
-    portfolio = resolve_strategy("adaptive")
+    portfolio = resolve_strategy(options.portfolio)
+    if len(portfolio.slots) != 3 or portfolio.model is None:
+        raise SystemExit(f"start_weights.py: {options.portfolio} is not two members and a model")
     portfolio = replace(portfolio, model=replace(portfolio.model, lead=options.lead))
     members = np.array([1.0, options.ratio])
     members = members / members.sum() * (2.0 / 3.0)
@@ -54,10 +60,9 @@ def main() -> None:
                                    min(game.stacks),
                                    start=None if options.ratio == 1 else start)
             values.append(1000 * match.adjusted.mean() / game.big_blind)
-        array = np.array(values)
         rows[name] = values
-        half = 1.959964 * array.std(ddof=1) / math.sqrt(len(array))
-        print(f"{name[-40:]:>40} {array.mean():+8.0f} ± {half:5.0f}  "
+        mean, half = mean_ci(values)
+        print(f"{name[-40:]:>40} {mean:+8.0f} ± {half:5.0f}  "
               f"({time.time() - started:.0f} s)", flush=True)
         with open(options.json, "w") as out:
             json.dump({"ratio": options.ratio, "lead": options.lead, "seed": options.seed,

@@ -39,6 +39,12 @@ def mean_ci(values):
     return float(values.mean()), float(half)
 
 
+def cell(values) -> str:
+    """`mean_ci` as a table cell: "+1,234 ± 56"."""
+    mean, half = mean_ci(values)
+    return f"{mean:+,.0f} ± {half:,.0f}"
+
+
 def member_alone(portfolio, name, strategy):
     """A portfolio of one member twice (and no model member): that member playing every hand
     of the same matches."""

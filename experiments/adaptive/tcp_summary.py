@@ -8,10 +8,11 @@ by match on the same seed and opponent (the dealer deals the same cards for a se
 95% interval of those differences, over the matches both runs played."""
 
 import json
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+from sweep import cell  # experiments/adaptive/sweep.py, next to this script
 
 
 def matches(folder):
@@ -22,13 +23,6 @@ def matches(folder):
             match = json.loads(path.read_text())
             found[match["b"]][match["seed"]] = match["mbb_per_hand_allin_adjusted"]
     return found
-
-
-def cell(values):
-    mean = sum(values) / len(values)
-    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) \
-        if len(values) > 1 else float("nan")
-    return f"{mean:+,.0f} ± {1.959964 * spread / math.sqrt(len(values)):,.0f}"
 
 
 def main() -> None:
