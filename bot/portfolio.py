@@ -83,7 +83,8 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
       budget: match      # whose chips the bar counts: the match's or the model's (below)
-      lead: 1            # its first weight, as a multiple of the best member's (default 1)
+      lead: 1            # its first weight, as a multiple of the best member's (default 1;
+                         # any number above 0: below 1 the counter starts behind the member)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
       starts: [default, price-aware]  # the counter search's starting profiles (default:
                                       # the members' profiles)
@@ -107,7 +108,9 @@ installed and the budget below open), its slot is levelled with the best member 
 to the largest of the others', times `lead`, then all renormalised): the budget, not its weight, bounds what
 it can lose, and a lead above 1 says that a counter fitted to this opponent is expected to beat
 members that were not (each exp(eta S) ratio of `lead` is ln(lead) / eta big blinds of
-estimated winnings, 277 for a lead of 4 at eta 0.005).
+estimated winnings, 277 for a lead of 4 at eta 0.005); a lead below 1 says the opposite, that a
+counter must first show in the match that it wins more than the member (a lead of 1/4 starts it
+277 big blinds of estimated winnings behind).
 From then on Exp3 rules it like a member; later counters, fitted to more of the same opponent,
 inherit the slot's weight, so a model that has lost keeps its low weight (a share lets it
 climb back). The members' rules do not change.
@@ -184,7 +187,7 @@ class Model:
     calibrate: int = 0  # calibration rounds of the fitted model (`training.counter`)
     window: int = 0  # fit on the last `window` hands before the cut only (0: every hand)
     allowance: int = 0  # big blinds the model may lose beyond what the bot has won
-    lead: int = 1  # the model's first weight: `lead` times the best member's
+    lead: float = 1  # the model's first weight: `lead` times the best member's (above 0)
     prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
@@ -509,6 +512,12 @@ def _parse_model(value, where: str) -> Model:
                 raise ProfileError(f"{where}: budget: {given!r} is not one of "
                                    f"{', '.join(BUDGETS)}")
             numbers[key] = given
+            continue
+        if key == "lead":
+            lead = _number(given, f"{where}: lead")
+            if lead <= 0:
+                raise ProfileError(f"{where}: lead: {given} is not above 0")
+            numbers[key] = lead
             continue
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")

@@ -72,7 +72,9 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{every: 100, depth: 3}", "model: unknown key 'depth'"),
     ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
     ("{calibrate: -1}", "model: calibrate: -1 is below 0"),
-    ("{lead: 0}", "model: lead: 0 is below 1"),
+    ("{lead: 0}", "model: lead: 0 is not above 0"),
+    ("{lead: -0.5}", "model: lead: -0.5 is not above 0"),
+    ("{lead: often}", "model: lead: a number expected, got 'often'"),
     ("{budget: bot}", "model: budget: 'bot' is not one of match, model"),
     ("[500]", "model: a mapping of every, lag"),
 ])
@@ -101,6 +103,14 @@ def test_a_slot_that_cannot_be_drawn_gives_its_probability_to_the_others():
     assert level_weights([0.7, 0.1, 0.2], 1) == pytest.approx([0.7 / 1.6, 0.7 / 1.6, 0.2 / 1.6])
     # with a lead of 4 the slot starts at four times the best: (0.7, 2.8, 0.2) / 3.7
     assert level_weights([0.7, 0.1, 0.2], 1, 4) == pytest.approx([0.7 / 3.7, 2.8 / 3.7, 0.2 / 3.7])
+    # and with a lead of 1/4 a quarter of it: (0.7, 0.175, 0.2) / 1.075
+    assert level_weights([0.7, 0.1, 0.2], 1, 0.25) == \
+        pytest.approx([0.7 / 1.075, 0.175 / 1.075, 0.2 / 1.075])
+
+
+def test_a_lead_may_be_a_fraction():
+    assert modelled("{lead: 0.25}").model.lead == 0.25
+    assert modelled("{lead: 4}").model.lead == 4
 
 
 def test_an_underflowed_weight_stays_zero_instead_of_failing():
