@@ -280,7 +280,10 @@ class Portfolio:
         model = self.model
         counter = (f"; a model member refreshed every {model.every:,} hands (fitted "
                    f"{f'on the last {model.window:,} hands ' if model.window else ''}"
-                   f"up to {model.lag:,} hands before), playing only while "
+                   f"up to {model.lag:,} hands before"
+                   f"{f', calibrated {model.calibrate} time' if model.calibrate else ''}"
+                   f"{'s' if model.calibrate > 1 else ''}), "
+                   f"playing only while "
                    f"{model.budget_phrase()}" if model is not None else "")
         count = len(self.members)
         return (f"{rule} over {count} member{'s' if count > 1 else ''} "

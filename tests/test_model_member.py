@@ -64,6 +64,9 @@ def test_a_model_member_adds_a_slot_named_model():
     windowed = modelled("{every: 500, lag: 100, window: 500}")
     assert "refreshed every 500 hands (fitted on the last 500 hands up to 100 hands before)" \
         in windowed.describe(200.0)
+    calibrated = modelled("{every: 500, lag: 100, calibrate: 3}")
+    assert "(fitted up to 100 hands before, calibrated 3 times), playing only while" \
+        in calibrated.describe(200.0)
 
 
 @pytest.mark.parametrize("model, message", [
