@@ -211,6 +211,17 @@ class Model:
         return f"{account} stand{'s' if self.budget == 'match' else ''} at a stack less " \
                f"{self.allowance:,} big blinds or more"
 
+    def fit_phrase(self) -> str:
+        """Which hands the model is fitted on, in words (`Portfolio.describe`).
+
+        >>> Model(window=500, calibrate=3).fit_phrase()
+        'fitted on the last 500 hands up to 100 hands before, calibrated 3 times'
+        """
+        hands = f"on the last {self.window:,} hands " if self.window else ""
+        times = f"{self.calibrate} time{'s' if self.calibrate > 1 else ''}"
+        calibrated = f", calibrated {times}" if self.calibrate else ""
+        return f"fitted {hands}up to {self.lag:,} hands before{calibrated}"
+
     def refresh_at(self, refresh: int) -> int:
         """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
         return refresh * self.every
@@ -278,13 +289,9 @@ class Portfolio:
         rule = "Exp3.S" if self.share else "Exp3"
         share = f", share {self.share:g}" if self.share else ""
         model = self.model
-        counter = (f"; a model member refreshed every {model.every:,} hands (fitted "
-                   f"{f'on the last {model.window:,} hands ' if model.window else ''}"
-                   f"up to {model.lag:,} hands before"
-                   f"{f', calibrated {model.calibrate} time' if model.calibrate else ''}"
-                   f"{'s' if model.calibrate > 1 else ''}), "
-                   f"playing only while "
-                   f"{model.budget_phrase()}" if model is not None else "")
+        counter = (f"; a model member refreshed every {model.every:,} hands "
+                   f"({model.fit_phrase()}), playing only while {model.budget_phrase()}"
+                   if model is not None else "")
         count = len(self.members)
         return (f"{rule} over {count} member{'s' if count > 1 else ''} "
                 f"({', '.join(self.members)}{' and the model' if model is not None else ''}): "

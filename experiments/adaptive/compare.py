@@ -1,12 +1,13 @@
 """Two portfolios' sweeps on the same deals, side by side, as a markdown table.
 
-    python experiments/adaptive/compare.py NEW.json OLD.json
+    python experiments/adaptive/compare.py NEW.json OLD.json [--all]
 
 NEW.json and OLD.json are `experiments/adaptive/sweep.py --json` outputs on the same seeds and
 opponents (OLD's members alone are the columns `default alone` and `price-aware alone`). Each
 cell is mbb/hand all-in adjusted with the 95% CI over the matches; the differences are match by
 match on the same deals: NEW less OLD, and NEW less the better member alone (better by its mean)
-of OLD's members.
+of OLD's members. NEW's opponents that OLD lacks are left out, or with `--all` listed with the
+OLD cells empty and NEW's own members alone (the same members play the same deals alike).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sweep import cell  # this folder is on the path when the script runs
 
 
 def main() -> None:
+    every_row = "--all" in sys.argv[3:]
     new, old = (json.loads(Path(name).read_text()) for name in sys.argv[1:3])
     if (new["seed"], new["matches"]) != (old["seed"], old["matches"]):
         raise SystemExit("compare.py: the two sweeps are on different seeds")
@@ -31,15 +33,18 @@ def main() -> None:
     print("|---|---|---|" + "---|" * len(members) + "---|---|")
     for row in new["rows"]:
         name = row["opponent"]
-        if name not in old_rows:
+        if name not in old_rows and not every_row:
             continue
-        mine, theirs = row["matches"]["portfolio"], old_rows[name]["matches"]
+        mine = row["matches"]["portfolio"]
+        theirs = old_rows[name]["matches"] if name in old_rows else row["matches"]
         best = max(members, key=lambda member: np.mean(theirs[member]))
         label = Path(name).name if "/" in name else f"`{name}`"
-        print(f"| {label} | {cell(mine)} | {cell(theirs['portfolio'])} | "
+        before, less_before = ((cell(theirs["portfolio"]),
+                                cell(np.subtract(mine, theirs["portfolio"])))
+                               if name in old_rows else ("", ""))
+        print(f"| {label} | {cell(mine)} | {before} | "
               + " | ".join(cell(theirs[member]) for member in members)
-              + f" | {cell(np.subtract(mine, theirs['portfolio']))} | "
-              f"{cell(np.subtract(mine, theirs[best]))} |")
+              + f" | {less_before} | {cell(np.subtract(mine, theirs[best]))} |")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """A two-member portfolio with a model member, with other first weights: its members' (a head
-start for price-aware) and the model's when it first plays (`lead`, below 1 too, which files do
-not allow).
+start for price-aware) and the model's when it first plays (`lead`, which a file can set too
+since session 17, `model: lead`; these members' weights it cannot).
 
     python experiments/adaptive/start_weights.py --ratio R [--lead L] --opponents a,b,...
         --json OUT [--seed 100] [--matches 20] [--portfolio FILE]
