@@ -39,6 +39,12 @@ def describe(stats, position: int, round_: int) -> str:
             f"sizes {sizes:>17s}  facing {facing or '-'}")
 
 
+def entered_share(stats, position: int) -> float:
+    """The share of its hands in `position` in which it put chips in voluntarily preflop."""
+    seat = stats.positions[position]
+    return seat.entered / seat.hands
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("opponent", nargs="?", default="handmade")
@@ -60,7 +66,7 @@ def main() -> None:
             for label, stats in watched.items():
                 print(f"position {position} round {round_} {label:>13s}: "
                       f"{describe(stats, position, round_)}")
-        entered = ", ".join(f"{label} {stats.positions[position].entered / stats.positions[position].hands:.2f}"
+        entered = ", ".join(f"{label} {entered_share(stats, position):.2f}"
                             for label, stats in watched.items())
         print(f"position {position} entered the pot preflop: {entered}\n")
     deals, _ = cached_deal_set(602, 0, 5000)
