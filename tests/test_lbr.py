@@ -126,8 +126,8 @@ def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deal
             trace = np.full((64, 3), -1, dtype=np.int64)
             ranges = np.full((64, 3), -1, dtype=np.int64)
             # deal i of the set (which starts at deal 0): hand 2 i + lbr of the seed
-            payoff = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables,
-                              lookups, sets, trace, ranges)
+            payoff, _, _ = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed,
+                                    tables, lookups, sets, trace, ranges, np.empty(4, np.int64))
             fast = [(int(r), CODE_KIND[int(code)], int(amount)) for r, code, amount in trace
                     if r >= 0]
             actions_ref, chips, sizes = reference_lbr_hand(GAME, lbr, bot, deal_set.holes[i],

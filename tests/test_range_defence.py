@@ -103,7 +103,7 @@ def lbr_hands(spec, actions: str, deals: int, seed: int = 9):
         for lbr in range(2):
             trace = np.full((64, 3), -1, dtype=np.int64)
             lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, seed, tables, lookups,
-                     sets, trace, np.empty((0, 3), dtype=np.int64))
+                     sets, trace, np.empty((0, 3), dtype=np.int64), np.empty(4, dtype=np.int64))
             rows = [tuple(int(x) for x in row) for row in trace if row[0] >= 0]
             yield i, lbr, rows, holes, board
 

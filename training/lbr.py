@@ -78,7 +78,7 @@ from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_
                                          narrowed_range, narrowing_rounds)
 from gambler.bot.chart import CLASS_COUNT, raise_target
 from gambler.bot.own_range import rank_holdings
-from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
+from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, FOLDED, HAND_STATE_SIZE, MAX_SPENT,
                                      PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
                                      DealArrays, adjusted_payoff_of, apply_action, chart_action,
                                      is_mixed, is_range_aware, uses_own_range,
@@ -609,15 +609,17 @@ def _lbr_play(rules, lbr, kind, params, deals, deals_holding_v, i, first_deal, s
 
 @njit
 def lbr_hand(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables, lbr_tables,
-             action_sets, trace, ranges):
-    """One LBR hand (`_lbr_play`: LBR at position `lbr` on deal i of `deals`): position 0's
-    chips, with (round, code, raise-to) per action in `trace` and the bot's range at each of
-    LBR's decisions in `ranges`."""
+             action_sets, trace, ranges, line):
+    """One LBR hand (`_lbr_play`: LBR at position `lbr` on deal i of `deals`): (position 0's
+    chips, the same all-in adjusted, the position that folded or -1), with (round, code,
+    raise-to) per action in `trace` (rows after the last untouched), the bot's range at each of
+    LBR's decisions in `ranges` and LBR's first bet or raise in `line` (int64[4])."""
     work = _new_work()
-    line = np.empty(4, dtype=np.int64)
     _lbr_play(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables, lbr_tables,
               action_sets, trace, ranges, line, work)
-    return payoff_of(work.hand, deals.outcomes[i])
+    return (payoff_of(work.hand, deals.outcomes[i]),
+            adjusted_payoff_of(work.hand, deals.outcomes[i], deals.allin_equity[i]),
+            work.hand[FOLDED])
 
 
 @njit(parallel=True)

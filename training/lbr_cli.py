@@ -12,6 +12,11 @@ profile's rules can take from it, in mbb/hand with a 95% confidence interval ove
 also be a baseline or one of the rule-based exploiters (`bot.exploiters`), whose ranges LBR
 computes the same way. `--suite` plays the standard suite of action sets
 (`training.lbr.STANDARD_SUITE`) on the same deals and names the worst case.
+
+A portfolio (`kind: portfolio`, e.g. `adaptive`) is met in matches of 3,000 hands, learning from
+scratch in each, by an LBR told which member plays each hand (`training.lbr_portfolio`); the
+output says so, and how often the model's counters played. `--workers` is then the number of
+processes playing matches side by side.
 """
 
 from __future__ import annotations
@@ -46,7 +51,8 @@ from gambler.training.match_cli import StrategyHelpCommand, note_rounded_hands, 
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up hold'em).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Threads for LBR's hands (default: every core).")
+              help="Threads for LBR's hands (default: every core); against a portfolio, "
+                   "processes playing its matches (default 1).")
 @click.option("--breakdown", is_flag=True,
               help="Also show where LBR's winnings come from: hands by LBR's first bet or raise "
                    "and the bot's answer.")
@@ -68,12 +74,17 @@ def command(profile, actions, suite, hands, seed, game_file, workers, breakdown,
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
+    strategy = resolve(profile)
+    if _is_portfolio(strategy):
+        _run_portfolio(profile, game_file, game, actions, suite, hands, seed, workers,
+                       breakdown, as_json)
+        return
+    resolve(profile, single=True)  # a switch: the engine's error, before any work
     if suite:
         _run_suite(profile, game, hands, seed, workers, as_json)
         return
     action_sets = parse_action_sets(actions, game.num_rounds)  # bad sets fail before any work
     actions = format_action_sets(action_sets)  # as echoed: "c,c,fcpa,fcpa" -> "C,C,FCPA,FCPA"
-    strategy = resolve(profile, single=True)
     note_rounded_hands("gambler-lbr", hands)
     from gambler.training.lbr import run_lbr
 
@@ -100,12 +111,92 @@ def command(profile, actions, suite, hands, seed, game_file, workers, breakdown,
                f"{seats[0].ci95_mbb:,.1f}, in position 1: {seats[1].mbb_per_hand:+,.1f} ± "
                f"{seats[1].ci95_mbb:,.1f}")
     if rows is not None:
-        click.echo("")
-        click.echo("       hands   share  LBR mbb/hand  of its winnings  LBR's first bet or raise")
-        for row in rows:
-            click.echo(f"  {row['hand_count']:10,}  {100 * row['hands']:5.1f}%  "
-                       f"{row['mbb_per_hand']:+12,.0f}  {100 * row['share']:14.1f}%  "
-                       f"{row['line']}")
+        _echo_breakdown(rows)
+
+
+def _echo_breakdown(rows) -> None:
+    click.echo("")
+    click.echo("       hands   share  LBR mbb/hand  of its winnings  LBR's first bet or raise")
+    for row in rows:
+        click.echo(f"  {row['hand_count']:10,}  {100 * row['hands']:5.1f}%  "
+                   f"{row['mbb_per_hand']:+12,.0f}  {100 * row['share']:14.1f}%  "
+                   f"{row['line']}")
+
+
+def _is_portfolio(strategy) -> bool:
+    from gambler.bot.portfolio import Portfolio
+
+    return isinstance(strategy, Portfolio)
+
+
+def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, workers, breakdown,
+                   as_json) -> None:
+    """LBR, told the member drawn, against a portfolio (`training.lbr_portfolio`): one
+    setting, or the suite's settings one after another, printed as for a profile."""
+    from gambler.training.lbr import (STANDARD_SUITE, format_action_sets, parse_action_sets,
+                                      worst_setting)
+    from gambler.training.lbr_portfolio import PORTFOLIO_MATCH_DEALS, run_lbr_portfolio
+
+    settings = [setting.actions for setting in STANDARD_SUITE] if suite else [actions]
+    settings = [format_action_sets(parse_action_sets(text, game.num_rounds))
+                for text in settings]  # bad sets fail before any work
+    note_rounded_hands("gambler-lbr", hands)
+    deals = (hands + 1) // 2
+    rows, results, shares = [], [], []
+    started = time.perf_counter()
+    with progress_bar("LBR suite" if suite else "LBR", deals * len(settings)) as update:
+        for text in settings:
+            setting_started = time.perf_counter()
+            measured = run_lbr_portfolio(profile, game_file, hands, seed, text, workers or 1,
+                                         update)
+            row = _report(profile, text, measured.result,
+                          time.perf_counter() - setting_started, seed)
+            row["portfolio"] = {"lbr_told_member": True, "matches": measured.matches,
+                                "match_hands": 2 * PORTFOLIO_MATCH_DEALS,
+                                "model_share": measured.model_share}
+            rows.append(row)
+            results.append((text, measured.result))
+            shares.append(measured.model_share)
+    seconds = time.perf_counter() - started
+    matches = rows[0]["portfolio"]["matches"]
+    told = (f"LBR told the member drawn each hand; {matches} {'match' if matches == 1 else 'matches'}"
+            f" of up to {2 * PORTFOLIO_MATCH_DEALS:,} hands, learning from scratch in each")
+    if not suite:
+        row, result = rows[0], results[0][1]
+        lines = result.breakdown() if breakdown else None
+        for line in lines or ():
+            line["hand_count"] = round(line["hands"] * 2 * deals)
+        if as_json:
+            extra = {"breakdown": lines} if lines is not None else {}
+            click.echo(json.dumps(extra | row))
+            return
+        click.echo(f"LBR vs {profile} (a portfolio; {told}): {_interval(row, '')} mbb/hand "
+                   f"(95% CI) over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
+                   f"actions {row['actions']}, {seconds:,.1f} s")
+        click.echo(f"  all-in adjusted: {_interval(row, '_allin_adjusted')}; the model's "
+                   f"counters played {100 * shares[0]:.1f}% of the hands")
+        if lines is not None:
+            _echo_breakdown(lines)
+        return
+    worst = worst_setting(results)
+    if as_json:
+        click.echo(json.dumps({"profile": profile, "hands": 2 * deals, "seed": seed,
+                               "rows": rows, "worst": rows[worst], "seconds": seconds}))
+        return
+    click.echo(f"LBR suite vs {profile} (a portfolio; {told}): {2 * deals:,} hands "
+               f"({deals:,} duplicate deals, seed {seed}) at each of {len(rows)} settings, "
+               f"mbb/hand (95% CI), {seconds:,.1f} s")
+    width = max(len(row["actions"]) for row in rows)
+    click.echo(f"  {'actions':<{width}}  {'LBR wins':>21}  {'all-in adjusted':>21}  "
+               f"{'model':>6}  {'seconds':>7}")
+    for index, row in enumerate(rows):
+        mark = "  <- worst" if index == worst else ""
+        click.echo(f"  {row['actions']:<{width}}  {_interval(row, ''):>21}  "
+                   f"{_interval(row, '_allin_adjusted'):>21}  {100 * shares[index]:5.1f}%  "
+                   f"{row['seconds']:7,.1f}{mark}")
+    row = rows[worst]
+    click.echo(f"worst case: {row['actions']}, LBR wins {_interval(row, '')} mbb/hand "
+               f"(all-in adjusted {_interval(row, '_allin_adjusted')})")
 
 
 def _report(profile, actions, result, seconds, seed) -> dict:
@@ -124,7 +215,7 @@ def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
     """`--suite`: every setting of `STANDARD_SUITE` on one set of deals, then the worst."""
     from gambler.training.lbr import STANDARD_SUITE, iter_lbr_suite, worst_setting
 
-    strategy = resolve(profile, single=True)
+    strategy = resolve(profile)
     note_rounded_hands("gambler-lbr", hands)
     deals = (hands + 1) // 2
     started = time.perf_counter()

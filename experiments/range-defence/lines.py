@@ -44,8 +44,9 @@ def main():
         for lbr in range(2):
             trace = np.full((64, 3), -1, dtype=np.int64)
             ranges = np.full((64, 3), -1, dtype=np.int64)
-            payoff = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0, options.seed,
-                              tables, lookups, sets, trace, ranges)
+            payoff, _, _ = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0,
+                                    options.seed, tables, lookups, sets, trace, ranges,
+                                    np.empty(4, dtype=np.int64))
             chips = payoff if lbr == 0 else -payoff
             actor, words = 1, []  # reverse blinds: position 1 (the small blind) acts first
             for round_, code, amount in trace:
