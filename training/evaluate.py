@@ -55,6 +55,19 @@ def score_pairs(pair_chips: np.ndarray, big_blind: int) -> Score:
     return Score(mean, Z95 * spread, count)
 
 
+def score_matches(pair_chips: np.ndarray, big_blind: int, match_deals: int) -> Score:
+    """The `Score` of per-pair chip totals played as consecutive matches of `match_deals` deals
+    against a bot that learns within a match (a portfolio): the mean over every pair, the 95%
+    interval over the matches (each match's mean one number; the hands of a match are not
+    independent when the bot learns from them)."""
+    pairs = pair_chips.astype(np.float64)
+    scale = 1000.0 / big_blind / 2
+    means = np.array([pairs[start:start + match_deals].mean() * scale
+                      for start in range(0, len(pairs), match_deals)])
+    spread = float(means.std(ddof=1)) / math.sqrt(len(means)) if len(means) > 1 else math.inf
+    return Score(float(pairs.mean() * scale) if len(pairs) else 0.0, Z95 * spread, len(pairs))
+
+
 # --- work units -----------------------------------------------------------------------------------
 
 _WORKER_DEALS: dict[str, DealSet] = {}

@@ -22,6 +22,7 @@ processes playing matches side by side.
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import click
@@ -153,14 +154,16 @@ def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, worker
                           time.perf_counter() - setting_started, seed)
             row["portfolio"] = {"lbr_told_member": True, "matches": measured.matches,
                                 "match_hands": 2 * PORTFOLIO_MATCH_DEALS,
-                                "model_share": measured.model_share}
+                                "model_share": measured.model_share,
+                                "match_mbb_per_hand": measured.result.match_means()}
             rows.append(row)
             results.append((text, measured.result))
             shares.append(measured.model_share)
     seconds = time.perf_counter() - started
     matches = rows[0]["portfolio"]["matches"]
     told = (f"LBR told the member drawn each hand; {matches} {'match' if matches == 1 else 'matches'}"
-            f" of up to {2 * PORTFOLIO_MATCH_DEALS:,} hands, learning from scratch in each")
+            f" of up to {2 * PORTFOLIO_MATCH_DEALS:,} hands, learning from scratch in each; "
+            "intervals over the matches")
     if not suite:
         row, result = rows[0], results[0][1]
         lines = result.breakdown() if breakdown else None
@@ -200,15 +203,21 @@ def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, worker
 
 
 def _report(profile, actions, result, seconds, seed) -> dict:
-    """One setting's --json object (without --breakdown's rows)."""
+    """One setting's --json object (without --breakdown's rows); an interval that cannot be
+    computed (one match against a portfolio) is null."""
     score, adjusted = result.score, result.adjusted_score
     return {"profile": profile, "actions": actions, "hands": score.hands,
-            "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
+            "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": _finite(score.ci95_mbb),
             "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
-            "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
-            "by_position": [{"mbb_per_hand": seat.mbb_per_hand, "ci95_mbb": seat.ci95_mbb}
+            "ci95_mbb_allin_adjusted": _finite(adjusted.ci95_mbb),
+            "by_position": [{"mbb_per_hand": seat.mbb_per_hand,
+                             "ci95_mbb": _finite(seat.ci95_mbb)}
                             for seat in map(result.position_score, range(2))],
             "seconds": seconds, "seed": seed}
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
@@ -251,8 +260,9 @@ def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
 
 def _interval(row: dict, suffix: str) -> str:
     """A row's mbb/hand and its 95% half-width, as "+1,234.5 ± 67.8" (`suffix`: "" for the
-    chips won, "_allin_adjusted" for the all-in adjusted pair)."""
-    return f"{row['mbb_per_hand' + suffix]:+,.1f} ± {row['ci95_mbb' + suffix]:,.1f}"
+    chips won, "_allin_adjusted" for the all-in adjusted pair; "± ?" without an interval)."""
+    half = row["ci95_mbb" + suffix]
+    return f"{row['mbb_per_hand' + suffix]:+,.1f} ± " + ("?" if half is None else f"{half:,.1f}")
 
 
 def main(argv=None) -> None:

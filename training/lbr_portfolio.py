@@ -29,12 +29,14 @@ sequential (every hand's draw depends on the hands before).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from gambler.evaluator.rng import portfolio_uniform
 from gambler.training.engine import FOLD_CODE
+from gambler.training.evaluate import Score, score_matches
 from gambler.training.lbr import (LbrDeals, LbrResult, deal_arrays, lbr_hand, lbr_tables,
                                   parse_action_sets)
 from gambler.training.portfolio import _TRACE_ROWS, PORTFOLIO_MATCH_DEALS  # noqa: F401 (re-exported)
@@ -214,9 +216,35 @@ class _MatchDeals:
         self.boards = deals.deals.boards[first:]
 
 
+@dataclass(frozen=True)
+class MatchesLbrResult(LbrResult):
+    """An `LbrResult` whose deals were played as consecutive matches of `match_deals` deals
+    against a bot that learns within each: its intervals are over the matches
+    (`training.evaluate.score_matches`), the means over every deal as before."""
+
+    match_deals: int = PORTFOLIO_MATCH_DEALS
+
+    @property
+    def score(self) -> Score:
+        return score_matches(self.chips.sum(axis=1), self.big_blind, self.match_deals)
+
+    @property
+    def adjusted_score(self) -> Score:
+        return score_matches(self.adjusted.sum(axis=1), self.big_blind, self.match_deals)
+
+    def position_score(self, position: int) -> Score:
+        return score_matches(2 * self.chips[:, position], self.big_blind, self.match_deals)
+
+    def match_means(self) -> list[float]:
+        """LBR's mbb/hand in each match, as the cards fell."""
+        pairs = self.chips.sum(axis=1)
+        return [float(pairs[start:start + self.match_deals].mean() * 500.0 / self.big_blind)
+                for start in range(0, len(pairs), self.match_deals)]
+
+
 class PortfolioLbrResult(NamedTuple):
-    """LBR against a portfolio over several matches: the `LbrResult` of all their hands, and
-    how often the model's slot played."""
+    """LBR against a portfolio over several matches: the result of all their hands (intervals
+    over the matches), and how often the model's slot played."""
 
     result: LbrResult
     model_share: float  # of the hands, those the model's slot played
@@ -271,8 +299,8 @@ def run_lbr_portfolio(portfolio_name, game_file, hands: int = 20000, seed: int =
                                           actions, context))
             if progress is not None:
                 progress(job[5])
-    result = LbrResult(np.concatenate([match.chips for match in matches]),
-                       np.concatenate([match.adjusted for match in matches]), game.big_blind,
-                       np.concatenate([match.lines for match in matches]))
+    result = MatchesLbrResult(np.concatenate([match.chips for match in matches]),
+                              np.concatenate([match.adjusted for match in matches]),
+                              game.big_blind, np.concatenate([match.lines for match in matches]))
     played = sum(match.model_hands for match in matches)
     return PortfolioLbrResult(result, played / (2 * deals.count), len(matches))
