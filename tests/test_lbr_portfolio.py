@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from gambler.bot.params import load_profile
-from gambler.bot.portfolio import Exp3, parse_portfolio
+from gambler.bot.portfolio import Exp3, parse_portfolio, revealed_estimates
 from gambler.evaluator.rng import portfolio_uniform
+from gambler.evaluator.tables import load_tables
 from gambler.protocol import load_game
 from gambler.training.counter import Counter
 from gambler.training.deals import cached_holding_rates
@@ -18,7 +19,6 @@ from gambler.training.lbr import (LbrDeals, deal_arrays, lbr_hand, lbr_tables, p
                                   run_lbr)
 from gambler.training.lbr_portfolio import play_lbr_match
 from gambler.training.portfolio import _TRACE_ROWS
-from gambler.evaluator.tables import load_tables
 
 GAME = load_game()
 DEAL_SEED = 23
@@ -85,8 +85,6 @@ def test_the_draws_and_the_estimates_follow_exp3_against_lbr_told_the_member(est
     match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, match_seed,
                            ACTIONS)
     rule = Exp3(2, bot.exploration, bot.rate_for(min(GAME.stacks) / GAME.big_blind), bot.share)
-    from gambler.bot.portfolio import revealed_estimates
-
     for h in range(2 * DEALS):
         deal, position = h // 2, h % 2
         lbr = 1 - position

@@ -78,8 +78,8 @@ from gambler.evaluator.narrowing import (every_holding_range_v, holding_preflop_
                                          narrowed_range, narrowing_rounds)
 from gambler.bot.chart import CLASS_COUNT, raise_target
 from gambler.bot.own_range import rank_holdings
-from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, FOLDED, HAND_STATE_SIZE, MAX_SPENT,
-                                     PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
+from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, FOLDED, HAND_STATE_SIZE,
+                                     MAX_SPENT, PLAN_ROUND, RAISE_CODE, RAISED, RANDOM, ROUND, SPENT,
                                      DealArrays, adjusted_payoff_of, apply_action, chart_action,
                                      is_mixed, is_range_aware, uses_own_range,
                                      mixing_probability, narrow_fractions, payoff_of,

@@ -161,8 +161,9 @@ def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, worker
             shares.append(measured.model_share)
     seconds = time.perf_counter() - started
     matches = rows[0]["portfolio"]["matches"]
-    told = (f"LBR told the member drawn each hand; {matches} {'match' if matches == 1 else 'matches'}"
-            f" of up to {2 * PORTFOLIO_MATCH_DEALS:,} hands, learning from scratch in each; "
+    plural = "match" if matches == 1 else "matches"
+    told = (f"LBR told the member drawn each hand; {matches} {plural} of up to"
+            f" {2 * PORTFOLIO_MATCH_DEALS:,} hands, learning from scratch in each; "
             "intervals over the matches")
     if not suite:
         row, result = rows[0], results[0][1]

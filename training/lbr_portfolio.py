@@ -39,7 +39,7 @@ from gambler.training.engine import FOLD_CODE
 from gambler.training.evaluate import Score, score_matches
 from gambler.training.lbr import (LbrDeals, LbrResult, deal_arrays, lbr_hand, lbr_tables,
                                   parse_action_sets)
-from gambler.training.portfolio import _TRACE_ROWS, PORTFOLIO_MATCH_DEALS  # noqa: F401 (re-exported)
+from gambler.training.portfolio import _TRACE_ROWS, PORTFOLIO_MATCH_DEALS
 
 
 class PortfolioLbrMatch(NamedTuple):
