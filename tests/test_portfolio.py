@@ -429,22 +429,21 @@ def test_a_log_without_a_portfolio_has_no_adaptation():
     assert read_adaptation(["# hand position cards betting result", "0 0 AsKd| c 0"]) is None
 
 
-@pytest.mark.parametrize("module, arguments", [
-    ("gambler.training.lbr_cli", ["--hands", "100"]),
-])
-def test_commands_that_need_one_strategy_say_so_for_a_portfolio(tmp_path, module, arguments):
+def test_gambler_lbr_refuses_a_switch_before_any_work(tmp_path):
+    """LBR plays a portfolio (`tests/test_lbr_portfolio.py`) but not a switch: the engine's
+    one-line error, before any deal is computed."""
     import subprocess
     import sys
 
-    path = tmp_path / "duo.yaml"
-    path.write_text("kind: portfolio\nname: duo\nmembers: [default, price-aware]\n")
-    result = subprocess.run([sys.executable, "-m", module, str(path), *arguments],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    path = tmp_path / "change.yaml"
+    path.write_text("kind: switch\nname: change\nfirst: call\nthen: seed\nat: 100\n")
+    result = subprocess.run([sys.executable, "-m", "gambler.training.lbr_cli", str(path),
+                             "--hands", "100"], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=300)
     assert result.returncode == 1
-    assert result.stderr.strip().endswith("duo is a portfolio: gambler-match, gambler-exploit, "
-                                          "gambler-train's pools, gambler and gambler-report "
-                                          "take one; LBR needs a single strategy (name one of "
-                                          "its members: default, price-aware)")
+    assert result.stderr.strip().endswith("change switches strategy at hand 100: the fast "
+                                          "engine plays it against a portfolio only (or use "
+                                          "--engine dealer)")
     assert "Traceback" not in result.stderr and "computing" not in result.stderr
 
 

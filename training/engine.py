@@ -1088,7 +1088,7 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
                           "--engine dealer)")
     if isinstance(spec, Portfolio):
         raise EngineError(f"{spec.name or 'a portfolio'} is a portfolio: gambler-match, "
-                          "gambler-exploit, gambler-train's pools, gambler and gambler-report "
-                          "take one; LBR needs a single strategy (name one of its members: "
-                          f"{', '.join(spec.members)})")
+                          "gambler-exploit, gambler-lbr, gambler-train's pools, gambler and "
+                          "gambler-report take one; here a single strategy is needed (name one "
+                          f"of its members: {', '.join(spec.members)})")
     return PROFILE, profile_vector(spec)
