@@ -134,8 +134,7 @@ def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, worker
                    as_json) -> None:
     """LBR, told the member drawn, against a portfolio (`training.lbr_portfolio`): one
     setting, or the suite's settings one after another, printed as for a profile."""
-    from gambler.training.lbr import (STANDARD_SUITE, format_action_sets, parse_action_sets,
-                                      worst_setting)
+    from gambler.training.lbr import STANDARD_SUITE, format_action_sets, parse_action_sets
     from gambler.training.lbr_portfolio import PORTFOLIO_MATCH_DEALS, run_lbr_portfolio
 
     settings = [setting.actions for setting in STANDARD_SUITE] if suite else [actions]
@@ -182,25 +181,8 @@ def _run_portfolio(profile, game_file, game, actions, suite, hands, seed, worker
         if lines is not None:
             _echo_breakdown(lines)
         return
-    worst = worst_setting(results)
-    if as_json:
-        click.echo(json.dumps({"profile": profile, "hands": 2 * deals, "seed": seed,
-                               "rows": rows, "worst": rows[worst], "seconds": seconds}))
-        return
-    click.echo(f"LBR suite vs {profile} (a portfolio; {told}): {2 * deals:,} hands "
-               f"({deals:,} duplicate deals, seed {seed}) at each of {len(rows)} settings, "
-               f"mbb/hand (95% CI), {seconds:,.1f} s")
-    width = max(len(row["actions"]) for row in rows)
-    click.echo(f"  {'actions':<{width}}  {'LBR wins':>21}  {'all-in adjusted':>21}  "
-               f"{'model':>6}  {'seconds':>7}")
-    for index, row in enumerate(rows):
-        mark = "  <- worst" if index == worst else ""
-        click.echo(f"  {row['actions']:<{width}}  {_interval(row, ''):>21}  "
-                   f"{_interval(row, '_allin_adjusted'):>21}  {100 * shares[index]:5.1f}%  "
-                   f"{row['seconds']:7,.1f}{mark}")
-    row = rows[worst]
-    click.echo(f"worst case: {row['actions']}, LBR wins {_interval(row, '')} mbb/hand "
-               f"(all-in adjusted {_interval(row, '_allin_adjusted')})")
+    _echo_suite(profile, rows, results, deals, seed, seconds, as_json, f" (a portfolio; {told})",
+                "", shares)
 
 
 def _report(profile, actions, result, seconds, seed) -> dict:
@@ -223,7 +205,7 @@ def _finite(value: float) -> float | None:
 
 def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
     """`--suite`: every setting of `STANDARD_SUITE` on one set of deals, then the worst."""
-    from gambler.training.lbr import STANDARD_SUITE, iter_lbr_suite, worst_setting
+    from gambler.training.lbr import STANDARD_SUITE, iter_lbr_suite
 
     strategy = resolve(profile)
     note_rounded_hands("gambler-lbr", hands)
@@ -239,21 +221,34 @@ def _run_suite(profile, game, hands, seed, workers, as_json) -> None:
             results.append((actions, result))
             setting_started = now
     seconds = time.perf_counter() - started
+    _echo_suite(profile, rows, results, deals, seed, seconds, as_json, "",
+                " (the first row's seconds include loading the deals)")
+
+
+def _echo_suite(profile, rows, results, deals, seed, seconds, as_json, about, note,
+                shares=None) -> None:
+    """A suite's rows (`_report`'s objects, with their `LbrResult`s in `results`), then the
+    worst: one JSON object, or the table (`about` after the profile's name, `note` after the
+    time; with `shares`, a column of the share of hands the model's counters played)."""
+    from gambler.training.lbr import worst_setting
+
     worst = worst_setting(results)
     if as_json:
         click.echo(json.dumps({"profile": profile, "hands": 2 * deals, "seed": seed,
                                "rows": rows, "worst": rows[worst], "seconds": seconds}))
         return
-    click.echo(f"LBR suite vs {profile}: {2 * deals:,} hands ({deals:,} duplicate deals, seed "
-               f"{seed}) at each of {len(rows)} settings, mbb/hand (95% CI), {seconds:,.1f} s "
-               "(the first row's seconds include loading the deals)")
+    click.echo(f"LBR suite vs {profile}{about}: {2 * deals:,} hands ({deals:,} duplicate deals, "
+               f"seed {seed}) at each of {len(rows)} settings, mbb/hand (95% CI), "
+               f"{seconds:,.1f} s{note}")
     width = max(len(row["actions"]) for row in rows)
+    model = f"{'model':>6}  " if shares is not None else ""
     click.echo(f"  {'actions':<{width}}  {'LBR wins':>21}  {'all-in adjusted':>21}  "
-               f"{'seconds':>7}")
+               f"{model}{'seconds':>7}")
     for index, row in enumerate(rows):
         mark = "  <- worst" if index == worst else ""
+        share = f"{100 * shares[index]:5.1f}%  " if shares is not None else ""
         click.echo(f"  {row['actions']:<{width}}  {_interval(row, ''):>21}  "
-                   f"{_interval(row, '_allin_adjusted'):>21}  {row['seconds']:7,.1f}{mark}")
+                   f"{_interval(row, '_allin_adjusted'):>21}  {share}{row['seconds']:7,.1f}{mark}")
     row = rows[worst]
     click.echo(f"worst case: {row['actions']}, LBR wins {_interval(row, '')} mbb/hand "
                f"(all-in adjusted {_interval(row, '_allin_adjusted')})")
