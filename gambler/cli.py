@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import NoReturn
@@ -102,12 +103,55 @@ def require_matplotlib(option: str) -> None:
             from None
 
 
+#: Seconds between two progress lines when stderr is not a terminal (a `nohup` run's log).
+PROGRESS_LINE_SECONDS = 60.0
+
+
+class ProgressLines:
+    """Progress for a stderr that is not a terminal: a line `label: 25% (10,000 of 40,000),
+    2 min 5 s, about 6 min 15 s left` at most once every `every` seconds, so that a run left
+    under `nohup` says how far it is without filling its log (a run shorter than `every` prints
+    nothing). `update(count)` adds `count` done, as click's bar does; `clock` gives seconds."""
+
+    def __init__(self, label: str, total: int, stream, every: float = PROGRESS_LINE_SECONDS,
+                 clock=time.monotonic):
+        self.label, self.total, self.stream, self.every, self.clock = (label, total, stream,
+                                                                       every, clock)
+        self.done = 0
+        self.started = clock()
+        self.last_line = self.started
+
+    def update(self, count: int) -> None:
+        self.done += count
+        now = self.clock()
+        if now - self.last_line < self.every or self.total <= 0:
+            return
+        self.last_line = now
+        elapsed = now - self.started
+        share = min(1.0, self.done / self.total)
+        line = (f"{self.label}: {share:.0%} ({self.done:,} of {self.total:,}), "
+                f"{_duration(elapsed)}")
+        if 0.0 < share < 1.0:
+            line += f", about {_duration(elapsed * (1.0 - share) / share)} left"
+        print(line, file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    """`1 h 5 min`, `2 min 5 s` or `40 s`."""
+    whole = int(round(seconds))
+    hours, minutes, rest = whole // 3600, whole // 60 % 60, whole % 60
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
 @contextmanager
-def progress_bar(label: str, total: int):
-    """A progress bar on an interactive stderr: yields its `update(count)`, or None when stderr
-    is not a terminal."""
+def progress_bar(label: str, total: int, lines: bool = True):
+    """Progress on stderr: yields an `update(count)`. A bar on a terminal; elsewhere (a log
+    file, a pipe) a plain line every `PROGRESS_LINE_SECONDS` (`ProgressLines`), or, with
+    `lines=False` (a command that writes its own lines there), None."""
     if not sys.stderr.isatty():
-        yield None
+        yield ProgressLines(label, total, sys.stderr).update if lines else None
         return
     with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
         yield bar.update

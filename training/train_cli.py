@@ -10,8 +10,9 @@ an estimate before a long computation, LBR's holding tables, the start profile's
 line per step (and, with the config's `exploit` section, a line before and after each exploiter
 search, saying what the exploiter found wins against the best), then the summary. The lines are
 plain text, so a log of an unattended run (`nohup gambler-train ... > night.out 2>&1 &`) reads
-like the terminal; only on a terminal do deal-set computations also show a progress bar. `--json`
-leaves only the resume line and errors on stderr and gives one JSON object on stdout.
+like the terminal; a deal-set computation also shows a progress bar on a terminal, and a line a
+minute off one. `--json` leaves only the resume line and errors on stderr and gives one JSON
+object on stdout.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def command(ctx, config_name, out, seed, steps, hours, run_dir, resume, workers,
         trainer.report_lbr = not no_lbr_report
         if not as_json:
             trainer.notify = _say
-            trainer.deal_progress = progress_bar  # a bar on a terminal only
+            trainer.deal_progress = progress_bar  # a bar on a terminal, a line a minute off one
             if not kernels_compiled():
                 _say(f"compiling the engine's numba kernels first (once after an install or "
                      f"an upgrade): about {COMPILE_MINUTES} min")
