@@ -14,8 +14,10 @@ from gambler.bot.chart import (CALL, FOLD, FOLD_END, RAISE, SHOWDOWN, ChartError
 from gambler.evaluator.preflop import class_index
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, raise_to
-from gambler.training.preflop import (PreflopGame, class_matrices, cfr_plus, exploitability,
-                                      new_solution, preflop_game, rounded, values_per_hand)
+from gambler.training.preflop import (PreflopGame, _terminal, class_matrices, cfr_plus,
+                                      exploitability, new_solution, preflop_game, rounded,
+                                      solve_chart, values_per_hand)
+from gambler.training.preflop import main as solve_main
 
 NL = load_game(NOLIMIT)
 TREE = build_tree(20000, (100, 50), (Fraction(1, 2), 1, 2), 3)
@@ -156,6 +158,51 @@ def test_a_short_solve_gets_less_exploitable_as_it_runs():
     # CFR+'s floor on the regrets: 38.9 mbb/hand after 120 iterations; plain CFR (no floor,
     # the same averaging) is still at 69.4
     assert gaps[2] * 10 < 50.0
+
+
+def _closing_call(tree, path):
+    """(node, its call action) at the node reached by `path`."""
+    node = next(node for node in tree if node.path == path)
+    return node, next(action for action in node.actions if action.kind == CALL)
+
+
+def test_a_postflop_edge_moves_e_times_the_stake_from_the_taxed_player_when_chips_remain():
+    """(2e - 1) T - E T for the taxed player and + E T for the other, at every class pairing; an
+    all in reaches a showdown with nothing behind and pays nothing."""
+    plain, taxed_bb = preflop_game(), preflop_game(edge=0.35, taxed=0)
+    reach = np.linspace(0.1, 1.0, 169)
+    node, call = _closing_call(plain.nodes, "r1")  # the small blind opens a pot, the big blind calls
+    stake = max(node.totals)
+    assert call.end == SHOWDOWN and stake < plain.stack
+    for player, sign in ((0, -1.0), (1, +1.0)):
+        base = _terminal(plain, node, call, player, reach)
+        edged = _terminal(taxed_bb, node, call, player, reach)
+        np.testing.assert_allclose(edged - base, sign * 0.35 * stake * (plain.counts @ reach))
+    all_in, call_all_in = _closing_call(plain.nodes, "a")
+    assert max(all_in.totals) == plain.stack
+    for player in (0, 1):
+        np.testing.assert_array_equal(_terminal(taxed_bb, all_in, call_all_in, player, reach),
+                                      _terminal(plain, all_in, call_all_in, player, reach))
+
+
+def test_each_seat_of_a_chart_comes_from_the_solve_where_that_seat_pays_its_own_edge():
+    sizes, iterations = (Fraction(1, 2), 1, 2), 24
+    both = {edge: solve_chart(20000, (100, 50), sizes, 3, iterations, (edge, edge))
+            for edge in (0.1, 0.4)}
+    mixed = solve_chart(20000, (100, 50), sizes, 3, iterations, (0.4, 0.1))
+    for n, node in enumerate(TREE):
+        np.testing.assert_array_equal(mixed[n], both[0.4 if node.actor == 0 else 0.1][n])
+    # the small blind's opening fold share (over holdings) grows with its edge
+    combos = class_matrices()[0].sum(axis=1)
+    fold = [float(both[edge][0][0] @ combos / combos.sum()) for edge in (0.1, 0.4)]
+    assert TREE[0].actions[0].kind == FOLD and TREE[0].actor == 1
+    assert fold[1] > fold[0] + 0.1  # 0.58 and 0.75 after 24 iterations
+
+
+def test_the_solver_names_a_bad_edge(capsys):
+    with pytest.raises(SystemExit):
+        solve_main(["--postflop-edge", "0.1,x", "--out", "unused.yaml"])
+    assert "'0.1,x': expected E or E_BB,E_SB (numbers)" in capsys.readouterr().err
 
 
 def test_drawing_a_mixed_action_follows_the_cumulative_probabilities():

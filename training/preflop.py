@@ -13,7 +13,8 @@ the flop as the check-down assumes (the automaton's postflop rules meet opponent
 them), so a pot that reaches the flop with chips behind costs that player E times its stake,
 paid to the other: (2e - 1) T - E T. Its strategy is solved twice, once in each seat (the other
 player's is an equilibrium reply, not kept), and the chart takes each node from the solve in
-which the node's actor is the taxed player.
+which the node's actor is the taxed player. The two seats may pay different edges
+(`--postflop-edge E_BB,E_SB`): the small blind acts last after the flop, the big blind first.
 
 A strategy gives each of the 169 classes (`evaluator.preflop`) one distribution per decision
 node, all holdings of a class alike. With card removal the values are per class, summed over the
@@ -238,6 +239,36 @@ def rounded(strategy: list[np.ndarray], least: float = 0.005) -> tuple[np.ndarra
     return tuple(out)
 
 
+def _edges(text: str) -> tuple[float, float]:
+    """`--postflop-edge`: one E for both seats, or the big blind's and the small blind's."""
+    try:
+        numbers = tuple(float(word) for word in text.split(","))
+    except ValueError:
+        numbers = ()
+    if len(numbers) not in (1, 2) or not all(np.isfinite(number) for number in numbers):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected E or E_BB,E_SB (numbers)")
+    return (numbers[0], numbers[-1])
+
+
+def solve_chart(stack: int, blinds, sizes, cap: int, iterations: int,
+                edges: tuple[float, float] = (0.0, 0.0), report=None) -> list:
+    """The average strategy per node of the chart's tree after `iterations` of CFR+: one solve of
+    the check-down game with no edge; else one solve per seat p, the seat paying `edges[p]`
+    (0: the big blind, 1: the small blind), each node taken from the solve whose taxed seat is
+    its actor. `report(iteration, game, solution)` is told after each iteration."""
+    solves = []
+    for taxed in ((0, 1) if any(edges) else (-1,)):
+        solved_game = preflop_game(stack, blinds, sizes, cap, edges[taxed] if taxed >= 0 else 0.0,
+                                   taxed)
+        solution = new_solution(solved_game)
+        cfr_plus(solution, iterations,
+                 None if report is None else
+                 lambda iteration, g=solved_game, s=solution: report(iteration, g, s))
+        solves.append(solution.average())
+    nodes = build_tree(stack, tuple(blinds), sizes, cap)
+    return [solves[node.actor if any(edges) else 0][n] for n, node in enumerate(nodes)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m gambler.training.preflop",
@@ -246,9 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--name", default="preflop")
-    parser.add_argument("--postflop-edge", type=float, default=0.0,
+    parser.add_argument("--postflop-edge", type=_edges, default=(0.0, 0.0),
+                        metavar="E or E_BB,E_SB",
                         help="E: a pot that reaches the flop with chips behind costs the chart's "
-                             "player E times its stake (solved once per seat; default 0)")
+                             "player E times its stake (solved once per seat; default 0); two "
+                             "numbers: the big blind's edge, then the small blind's")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
@@ -256,35 +289,32 @@ def main(argv: list[str] | None = None) -> int:
     game = preflop_game(stack, blinds, sizes, args.cap)
     started = time.perf_counter()
     checkpoints = {args.iterations} | {2 ** k for k in range(4, 20) if 2 ** k < args.iterations}
-    solves = []
-    for taxed in ((0, 1) if args.postflop_edge else (-1,)):
-        solved_game = preflop_game(stack, blinds, sizes, args.cap, args.postflop_edge, taxed)
-        solution = new_solution(solved_game)
 
-        def report(iteration, solved_game=solved_game, solution=solution):
-            if iteration in checkpoints:
-                gap = exploitability(solved_game, solution.sums) / 100 * 1000
-                print(f"{iteration:6d} iterations  {time.perf_counter() - started:7.1f} s  "
-                      f"exploitability {gap:8.2f} mbb/hand", flush=True)
+    def report(iteration, solved_game, solution):
+        if iteration in checkpoints:
+            gap = exploitability(solved_game, solution.sums) / 100 * 1000
+            print(f"{iteration:6d} iterations  {time.perf_counter() - started:7.1f} s  "
+                  f"exploitability {gap:8.2f} mbb/hand", flush=True)
 
-        cfr_plus(solution, args.iterations, report)
-        solves.append(solution.average())
-    # with an edge, each node from the solve in which its actor is the one taxed
-    average = [solves[node.actor if args.postflop_edge else 0][n]
-               for n, node in enumerate(game.nodes)]
+    average = solve_chart(stack, blinds, sizes, args.cap, args.iterations, args.postflop_edge,
+                          report)
     strategy = rounded(average)
     average_gap = exploitability(game, average) / 100 * 1000
     chart_gap = exploitability(game, list(strategy)) / 100 * 1000
     value = values_per_hand(game, list(strategy), 2)
     print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand in the check-down game "
           f"(the average strategy's {average_gap:.2f})")
-    edge = f" --postflop-edge {args.postflop_edge:g}" if args.postflop_edge else ""
+    edges = args.postflop_edge
+    edge_text = f"{edges[0]:g}" if edges[0] == edges[1] else f"{edges[0]:g},{edges[1]:g}"
+    edge = f" --postflop-edge {edge_text}" if any(edges) else ""
+    paying = (f"{edges[0]:g} stakes" if edges[0] == edges[1]
+              else f"{edges[0]:g} stakes as the big blind and {edges[1]:g} as the small blind")
     chart = Chart(stack, blinds, tuple(sorted(sizes)), args.cap, game.nodes, strategy,
                   name=args.name,
                   description="Preflop chart: CFR+ on the abstract preflop game (check-down "
                               "values at the flop"
-                              + (f", the chart's player paying a postflop edge of "
-                                 f"{args.postflop_edge:g} stakes" if edge else "") + ").",
+                              + (f", the chart's player paying a postflop edge of {paying}"
+                                 if edge else "") + ").",
                   provenance=f"python -m gambler.training.preflop --sizes {args.sizes} "
                              f"--cap {args.cap} --iterations {args.iterations}{edge} "
                              f"--out {args.out}",
