@@ -23,11 +23,17 @@ def _cell(mean: float, half_width: float) -> str:
     return f"{mean:+,.0f} ± {half_width:,.0f}"
 
 
+def _label(folder: Path) -> str:
+    """A column's name: the arm's folder (`validate.sh`'s `fresh` folder under its arm's)."""
+    return (f"`{folder.parent.name}`, fresh seeds" if folder.name == "fresh"
+            else f"`{folder.name}`")
+
+
 def suite_table(folders: list[Path]) -> list[str]:
     suites = [_read(folder / "lbr-suite.json") for folder in folders]
     settings = next((list(row["actions"] for row in suite["rows"]) for suite in suites if suite),
                     [])
-    lines = ["| LBR's actions | " + " | ".join(f"`{folder.name}`" for folder in folders) + " |",
+    lines = ["| LBR's actions | " + " | ".join(_label(folder) for folder in folders) + " |",
              "|---|" + "---|" * len(folders)]
     for k, actions in enumerate(settings):
         cells = [_cell(suite["rows"][k]["mbb_per_hand"], suite["rows"][k]["ci95_mbb"])
@@ -52,7 +58,7 @@ def _matches(folder: Path, prefix: str) -> dict[str, tuple[float, float]]:
 def match_table(folders: list[Path], prefix: str) -> list[str]:
     columns = [_matches(folder, prefix) for folder in folders]
     names = sorted(set().union(*columns))
-    lines = ["| opponent | " + " | ".join(f"`{folder.name}`" for folder in folders) + " |",
+    lines = ["| opponent | " + " | ".join(_label(folder) for folder in folders) + " |",
              "|---|" + "---|" * len(folders)]
     for name in names:
         cells = [_cell(*column[name]) if name in column else "" for column in columns]
