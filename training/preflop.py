@@ -265,8 +265,8 @@ def solve_chart(stack: int, blinds, sizes, cap: int, iterations: int,
                  None if report is None else
                  lambda iteration, g=solved_game, s=solution: report(iteration, g, s))
         solves.append(solution.average())
-    nodes = build_tree(stack, tuple(blinds), sizes, cap)
-    return [solves[node.actor if any(edges) else 0][n] for n, node in enumerate(nodes)]
+    return [solves[node.actor if any(edges) else 0][n]
+            for n, node in enumerate(solved_game.nodes)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,6 +25,20 @@ from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action
 KINDS = "fcr"
 
 
+def preflop_line(trace, first: int, letters: str, big_blind: int) -> str:
+    """A hand's preflop line from its trace (round, action code, raise-to; -1 rows unused): each
+    action as the actor's letter (`letters[0]` for position `first`, `letters[1]` for the other),
+    f, c or r and the raise-to in big blinds, then " post" if the hand saw a flop."""
+    actor, words = 1, []  # reverse blinds: position 1 (the small blind) acts first
+    for round_, code, amount in trace:
+        if round_ != 0:
+            continue
+        size = f"{amount / big_blind:g}" if KINDS[code] == "r" else ""
+        words.append(f"{letters[0] if actor == first else letters[1]}{KINDS[code]}{size}")
+        actor = 1 - actor
+    return " ".join(words) + (" post" if bool((trace[:, 0] > 0).any()) else "")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("profile")
@@ -48,15 +62,7 @@ def main():
                                     options.seed, tables, lookups, sets, trace, ranges,
                                     np.empty(4, dtype=np.int64))
             chips = payoff if lbr == 0 else -payoff
-            actor, words = 1, []  # reverse blinds: position 1 (the small blind) acts first
-            for round_, code, amount in trace:
-                if round_ != 0:
-                    continue
-                size = f"{amount / big_blind:g}" if KINDS[code] == "r" else ""
-                words.append(f"{'L' if actor == lbr else 'B'}{KINDS[code]}{size}")
-                actor = 1 - actor
-            postflop = bool((trace[:, 0] > 0).any())
-            entry = lines[" ".join(words) + (" post" if postflop else "")]
+            entry = lines[preflop_line(trace, lbr, "LB", big_blind)]
             entry[0] += 1
             entry[1] += chips
     hands = sum(count for count, _ in lines.values())

@@ -20,8 +20,7 @@ from gambler.evaluator.rng import stream_seed
 from gambler.protocol.gamedef import load_game
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.engine import encode_rules, encode_strategy, play_hand
-
-KINDS = "fcr"
+from lines import preflop_line  # this folder's lines.py (the script's folder is on sys.path)
 
 
 def main():
@@ -51,16 +50,7 @@ def main():
                                   trace, options.seed, hand_number, deals.holes[i],
                                   deals.boards[i], holding_v=holding_v[i])
             chips = payoff if order == 0 else -payoff
-            a_position = order
-            actor, words = 1, []  # reverse blinds: position 1 (the small blind) acts first
-            for round_, code, amount in trace:
-                if round_ != 0:
-                    continue
-                size = f"{amount / big_blind:g}" if KINDS[code] == "r" else ""
-                words.append(f"{'A' if actor == a_position else 'B'}{KINDS[code]}{size}")
-                actor = 1 - actor
-            postflop = bool((trace[:, 0] > 0).any())
-            entry = lines[" ".join(words) + (" post" if postflop else "")]
+            entry = lines[preflop_line(trace, order, "AB", big_blind)]
             entry[0] += 1
             entry[1] += chips
     hands = sum(number for number, _ in lines.values())

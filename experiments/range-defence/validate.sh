@@ -11,12 +11,5 @@ out="$here/eval/$name/fresh"
 mkdir -p "$out"
 gambler-lbr "$1" --suite --hands 20000 --seed 12 --json > "$out/lbr-suite.tmp"
 mv "$out/lbr-suite.tmp" "$out/lbr-suite.json"
-for opponent in seed handmade default-v1 default-v2 price-aware call raise allin random catcher \
-        prober shover sizer; do
-    gambler-match "$1" "$opponent" --hands 100000 --seed 8 --json > "$out/match-$opponent.tmp"
-    mv "$out/match-$opponent.tmp" "$out/match-$opponent.json"
-done
-for exploiter in experiments/exploit/*.yaml experiments/default-v3/pass*-found/*.yaml; do
-    tag=$(echo "$exploiter" | sed 's|experiments/||; s|/|-|g; s|.yaml$||')
-    gambler-match "$1" "$exploiter" --hands 20000 --seed 8 --json > "$out/vs-$tag.json"
-done
+SEED=8 HANDS=100000 OUT="$out" sh "$here/matches.sh" "$1"
+SEED=8 OUT="$out" sh "$here/exploiters.sh" "$1"
