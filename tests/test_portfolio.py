@@ -16,7 +16,7 @@ from gambler.bot.switch import Switch, SwitchStrategy, parse_switch
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import compute_deal_set
-from gambler.training.engine import encode_rules
+from gambler.training.engine import EngineError, encode_rules
 from gambler.training.portfolio import play_portfolio
 
 NL = load_game(NOLIMIT)
@@ -211,6 +211,39 @@ def test_the_engine_plays_a_portfolio_hand_for_hand_as_the_tcp_bot(deals, member
     # The test means something: several members played, and they disagreed on many hands.
     assert len(set(match.chosen.tolist())) >= 2
     assert (~match.agreed).any(axis=1).sum() > 20
+
+
+RANGE = str(DATA / "v5-range.yaml")
+CHART_RANGE = str(DATA / "v5-chart-range.yaml")
+
+
+@pytest.mark.parametrize("members, opponent, seat, duplicate", [
+    ([RANGE, "default"], "prober", 0, True),            # a member with range defence
+    ([CHART_RANGE, "price-aware"], RANGE, 1, False),    # a chart member; the opponent defends
+])
+def test_the_engine_plays_range_defence_in_a_portfolio_as_the_tcp_bot(deals, members, opponent,
+                                                                     seat, duplicate):
+    """Version 5 members and opponents (`training.defended`'s hands inside the portfolio's
+    match; a chart member's longer vector beside plain ones): the TCP bot's members,
+    rewards, gains and weights hand for hand, to the last bit."""
+    chosen = portfolio(members)
+    games = deals.slice(0, 40) if duplicate else deals.slice(0, 80)
+    bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, 17,
+                           NL.big_blind, min(NL.stacks), seat=seat, duplicate=duplicate)
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
+    assert len(set(match.chosen.tolist())) == 2
+    assert (~match.agreed).any(axis=1).sum() > 20
+
+
+def test_a_portfolio_match_refuses_range_defence_beside_range_aware_v(deals):
+    """The defended loop does not narrow the opponent's range: refused, not played wrong."""
+    with pytest.raises(EngineError, match="range defence .* and range-aware v"):
+        play_portfolio(encode_rules(NL), portfolio([RANGE, "default"]), resolve_strategy(NARROW),
+                       deals.slice(0, 4), 17, NL.big_blind, min(NL.stacks))
 
 
 @pytest.mark.parametrize("members, opponent, seat, duplicate", [

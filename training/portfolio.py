@@ -25,8 +25,11 @@ import numpy as np
 
 from gambler.evaluator.rng import portfolio_uniform, stream_seed
 from gambler.jit import helper, njit
+from gambler.bot.chart import CLASS_COUNT
+from gambler.evaluator.holdings import HOLDINGS
+from gambler.training.defended import _play_defended, ranked_preflop
 from gambler.training.engine import (FOLD_CODE, FOLDED, HAND_STATE_SIZE, MAX_ACTIONS,
-                                     DealArrays, EngineError,
+                                     DealArrays, EngineError, _padded,
                                      _play_ranged, _range_context, adjusted_payoff_of,
                                      encode_strategy, is_range_aware, payoff_of, stack_vectors,
                                      uses_own_range)
@@ -36,6 +39,23 @@ _TRACE_ROWS = 4 * MAX_ACTIONS  # every action a hand can have
 #: A portfolio met as an opponent (an exploiter search, a training pool) plays matches of 1,500
 #: deals, 3,000 hands, as `gambler-match` plays one, learning from scratch in each.
 PORTFOLIO_MATCH_DEALS = 1500
+
+
+class Holdings(NamedTuple):
+    """What a hand with range defence needs besides the deal (`training.defended`): every
+    holding's v on each deal's board and the holdings' tables (empty arrays when no strategy of
+    the match has range defence)."""
+
+    holding_v: np.ndarray      # float64[deals, 3, 1326]: `defended.deal_set_holding_rates`
+    preflop_v: np.ndarray      # float64[1326] ... `defended.holdings_tables`
+    holding_cards: np.ndarray
+    holding_class: np.ndarray
+
+
+def no_holdings() -> Holdings:
+    """`Holdings` for a match in which no strategy has range defence."""
+    return Holdings(np.zeros((0, 3, HOLDINGS)), np.zeros(0), np.zeros((0, 2), dtype=np.int64),
+                    np.zeros(0, dtype=np.int64))
 
 
 class PortfolioMatch(NamedTuple):
@@ -112,12 +132,21 @@ def exp3_choose(probabilities, uniform):
 
 @helper
 def _play_member(rules, kinds, params, member_params, opponent_params, position, v, rng_state,
-                 seed, hand_number, trace, hand, ranged, holes, board, tables, preflop_v):
-    """One hand with `member_params` at `position` and the opponent at the other; `kinds` and
-    `ranged` are already set by position. Returns the generator state after the hand."""
+                 seed, hand_number, trace, hand, ranged, holes, board, tables, preflop_v,
+                 defended, holding_v, holdings, own, percentiles, shares, keys, order):
+    """One hand with `member_params` at `position` and the opponent at the other; `kinds`,
+    `ranged` and `defended` are already set by position. A hand in which a player has range
+    defence (`defended`) is `training.defended`'s (`_play_defended`: `holding_v` the deal's
+    holdings' v, `holdings` the `Holdings` tables, `own` .. `order` its work space). Returns
+    the generator state after the hand."""
     params[position] = member_params
     params[1 - position] = opponent_params
     trace[:] = -1
+    if defended[0] or defended[1]:
+        return _play_defended(rules, kinds, params, v, rng_state, seed, hand_number, trace, hand,
+                              defended, holes, board, holding_v, holdings.preflop_v,
+                              holdings.holding_cards, holdings.holding_class, own, percentiles,
+                              shares, keys, order)
     no_cache = np.empty((0, 16))
     return _play_ranged(rules, kinds, params, v, rng_state, seed, hand_number, trace, hand,
                         ranged, holes, board, tables, preflop_v, np.zeros(2),
@@ -129,14 +158,14 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
                      levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                     weights, traces, estimates, tables, preflop_v):
+                     weights, traces, estimates, tables, preflop_v, holdings):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
     `bot.portfolio`, "The model's own account"); the first time it can be, it is levelled (its
     weight `lead` times the best member's; `levelled[0]` then True). With `reveal_folds` the
     estimates are the folds estimator's (`bot.portfolio.revealed_estimates`), else the agreement
-    estimator's."""
+    estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
     reached = np.empty(members, dtype=np.int64)   # each slot's first differing row
@@ -154,6 +183,21 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     for k in range(members):
         member_ranged[k] = is_range_aware(member_kinds[k], member_params[k])
     opponent_ranged = is_range_aware(opponent_kind, opponent_params)
+    defended = np.zeros(2, dtype=np.bool_)
+    member_defended = np.zeros(members, dtype=np.bool_)
+    opponent_defended = uses_own_range(opponent_kind, opponent_params)
+    any_defended = opponent_defended
+    for k in range(members):
+        member_defended[k] = uses_own_range(member_kinds[k], member_params[k])
+        any_defended = any_defended or member_defended[k]
+    own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
+    percentiles = np.zeros(HOLDINGS, dtype=np.float64)
+    shares = np.zeros(CLASS_COUNT, dtype=np.float64)
+    keys = np.zeros((2, HOLDINGS), dtype=np.float64)
+    order = np.zeros((2, HOLDINGS), dtype=np.int64)
+    if any_defended:
+        keys, order = ranked_preflop(holdings.preflop_v)
+    no_holding_v = np.zeros((3, HOLDINGS), dtype=np.float64)
     has_cards = deals.holes.shape[0] > 0
     empty_holes = np.zeros((2, 2), dtype=np.uint8)
     empty_board = np.zeros(5, dtype=np.uint8)
@@ -183,9 +227,13 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
         kinds[1 - position] = opponent_kind
         ranged[position] = member_ranged[pick]
         ranged[1 - position] = opponent_ranged
+        defended[position] = member_defended[pick]
+        defended[1 - position] = opponent_defended
+        holding_v = holdings.holding_v[deal] if any_defended else no_holding_v
         _play_member(rules, kinds, params, member_params[pick], opponent_params, position,
                      deals.v[deal], rng_start, seed, hand_number, trace, hand, ranged, holes, board,
-                     tables, preflop_v)
+                     tables, preflop_v, defended, holding_v, holdings, own, percentiles, shares,
+                     keys, order)
         if traces.shape[0] > 0:
             traces[h] = trace
         sign = 1.0 if position == 0 else -1.0
@@ -208,9 +256,11 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             else:
                 kinds[position] = member_kinds[k]
                 ranged[position] = member_ranged[k]
+                defended[position] = member_defended[k]
                 _play_member(rules, kinds, params, member_params[k], opponent_params,
                              position, deals.v[deal], rng_start, seed, hand_number, other,
-                             replay, ranged, holes, board, tables, preflop_v)
+                             replay, ranged, holes, board, tables, preflop_v, defended,
+                             holding_v, holdings, own, percentiles, shares, keys, order)
                 agreed[h, k] = (other == trace).all()
                 if not agreed[h, k]:
                     first = 0
@@ -245,12 +295,12 @@ def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_pa
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                   big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
                   levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                  weights, traces, estimates, tables, preflop_v):
+                  weights, traces, estimates, tables, preflop_v, holdings):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
                      levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                     weights, traces, estimates, tables, preflop_v)
+                     weights, traces, estimates, tables, preflop_v, holdings)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -261,6 +311,25 @@ def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
         encoded.append(encoded[0])
     return (np.array([kind for kind, _ in encoded], dtype=np.int64),
             stack_vectors([vector for _, vector in encoded]))
+
+
+def _holdings_for(strategies, deal_set) -> Holdings:
+    """The `Holdings` of `deal_set` (a `training.deals.DealSet`) when one of `strategies` (kind,
+    params) has range defence, else empty ones. A hand with range defence is
+    `training.defended`'s, which does not narrow an opponent's range: a match of both kinds
+    is refused (`EngineError`)."""
+    if not any(uses_own_range(kind, np.asarray(params)) for kind, params in strategies):
+        return no_holdings()
+    if any(is_range_aware(kind, np.asarray(params)) for kind, params in strategies):
+        raise EngineError("a portfolio's match on the fast engine does not play range defence "
+                          "(version 5) and range-aware v (narrow < 1) together: play it with "
+                          "--engine dealer")
+    if getattr(deal_set, "holes", None) is None or getattr(deal_set, "boards", None) is None:
+        raise EngineError("range defence needs the deals' cards: a deal set made with them")
+    from gambler.training.defended import deal_set_holding_rates, holdings_tables
+
+    holding_v = deal_set_holding_rates(deal_set.seed, deal_set.first_deal, len(deal_set))
+    return Holdings(holding_v, *holdings_tables())
 
 
 def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: int,
@@ -303,10 +372,13 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         cuts.update(refreshes)
     member_kinds, member_params = encode_portfolio(portfolio)
     opponents = [encode_strategy(first), encode_strategy(then)]
+    # One width for every vector the kernel seats (a chart makes a profile's longer).
+    member_params = stack_vectors([*member_params, *(vector for _, vector in opponents)])[
+        :member_kinds.shape[0]]
+    opponents = [(kind, _padded(np.asarray(vector, dtype=np.float64), member_params.shape[1]))
+                 for kind, vector in opponents]
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
-    if any(uses_own_range(kind, np.asarray(params)) for kind, params in strategies + opponents):
-        raise EngineError("a portfolio's match on the fast engine does not play range defence "
-                          "(version 5) yet: play it with --engine dealer")
+    holdings = _holdings_for(strategies + opponents, deal_set)
     holes, boards, tables, preflop_v = _range_context(
         strategies + opponents, getattr(deal_set, "holes", None),
         getattr(deal_set, "boards", None), None)
@@ -346,7 +418,11 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
             observed = max(observed, fitted)
             found = refresh(game, portfolio, stats, index)
             kind, vector = encode_strategy(found.profile)
-            member_kinds[-1], member_params[-1] = kind, vector
+            if vector.shape[0] > member_params.shape[1]:  # a counter with a chart: widen all
+                member_params = stack_vectors([*member_params, vector])[:-1]
+                opponents = [(kind_, _padded(vector_, member_params.shape[1]))
+                             for kind_, vector_ in opponents]
+            member_kinds[-1], member_params[-1] = kind, _padded(vector, member_params.shape[1])
             model_ready = True
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
@@ -356,7 +432,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       float(model.threshold(stack, big_blind) if model is not None else stack),
                       model is not None and model.budget == "model",
                       float(model.lead if model is not None else 1), levelled, begin, end,
-                      *match, tables, preflop_v)
+                      *match, tables, preflop_v, holdings)
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
