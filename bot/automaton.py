@@ -70,6 +70,7 @@ class RoundPlan:
     range_bet: tuple[float, float] | None = None  # (value, size): nothing owed, bet by percentile
     range_defence_cap: float | None = None     # c: the largest share of the range folded (None: 1)
     range_defence_from: float | None = None    # r: range defence answers bets from r pots
+    range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet by range
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -94,7 +95,8 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
                      else None, defend=params.defend, range_defence=params.range_defence,
                      range_bet=params.range_bet, range_defence_cap=params.range_defence_cap,
-                     range_defence_from=params.range_defence_from)
+                     range_defence_from=params.range_defence_from,
+                     range_raise=params.range_raise)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -178,7 +180,26 @@ def choose_action(plan: RoundPlan, betting: BettingState,
         return CALL_ACTION
     if action.kind == RAISE or not range_answers(plan, betting):
         return action
-    return CALL_ACTION if percentile >= plan_range_share(plan, betting) else FOLD_ACTION
+    share = plan_range_share(plan, betting)
+    if range_raises(plan, betting, percentile, share):
+        to_call = betting.max_spent - betting.spent[betting.current_player]
+        value, size = plan.range_raise
+        return raise_to(betting.legal_actions().clamp(
+            betting.max_spent + int(size * (sum(betting.spent) + to_call))))
+    return CALL_ACTION if percentile >= share else FOLD_ACTION
+
+
+def range_raises(plan: RoundPlan, betting: BettingState, percentile: float,
+                 share: float) -> bool:
+    """Whether range raises (`range_raise`) raise the bet owed: facing the round's first bet,
+    with a raise legal, the top `value` of the own range (percentile >= 1 - value) and its value
+    size / (1 + size) just below the folding `share`."""
+    if plan.range_raise is None or betting.raises_this_round != 1 \
+            or not betting.legal_actions().can_raise:
+        return False
+    value, size = plan.range_raise
+    return percentile >= 1.0 - value \
+        or share - range_bet_bluffs(value, size) <= percentile < share
 
 
 def mode_action(plan: RoundPlan, betting: BettingState) -> Action:
@@ -251,6 +272,11 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
         fields["percentile"] = percentile
         if range_answers(plan, betting):
             fields["folds_below"] = plan_range_share(plan, betting)
+            if plan.range_raise is not None and betting.raises_this_round == 1:
+                value, size = plan.range_raise
+                fields["raises_from"] = 1.0 - value
+                fields["bluff_raises_from"] = max(
+                    0.0, fields["folds_below"] - range_bet_bluffs(value, size))
     if bets_by_range(plan, betting) and percentile is not None:
         value, size = plan.range_bet
         fields["percentile"] = percentile

@@ -71,6 +71,14 @@ A file with `version: 5` may also give, per round:
                                  caller of that bet indifferent: size / (1 + 2 size) of the bets);
                                  check the rest. This replaces the modes' checks, bets and
                                  mixed play when nothing is owed.
+    range_raise: [0.1, 1.0]      [value, size] (default: none; needs range_defence). Facing the
+                                 round's first bet, where range defence answers it, raise to
+                                 the largest total + size pot (pot: both totals after calling)
+                                 with the top `value` of the own range and bluff-raise with the
+                                 value size / (1 + size) of it just below the folding share
+                                 (the best of the hands that would fold); the rest calls or
+                                 folds as range defence says. No raise where none is legal
+                                 (the value calls, the bluffs fold).
 
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
@@ -102,7 +110,8 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
-_V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from", "range_bet")
+_V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from", "range_bet",
+                  "range_raise")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -145,6 +154,7 @@ class RoundParams:
     range_bet: tuple[float, float] | None = None  # (value, size): bet the top and bottom of it
     range_defence_cap: float | None = None       # c: the largest share folded to any bet (None: 1)
     range_defence_from: float | None = None      # r: range defence answers bets from r pots
+    range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet, by range
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -326,6 +336,10 @@ class Profile:
             if round_params.range_bet is not None:
                 entries.append((f"{name}.range_bet[0]", round_params.range_bet[0], "probability"))
                 entries.append((f"{name}.range_bet[1]", round_params.range_bet[1], "size"))
+            if round_params.range_raise is not None:
+                entries.append((f"{name}.range_raise[0]", round_params.range_raise[0],
+                                "probability"))
+                entries.append((f"{name}.range_raise[1]", round_params.range_raise[1], "size"))
         return entries
 
     def with_tunable(self, values) -> Profile:
@@ -373,12 +387,17 @@ class Profile:
             if range_bet is not None:
                 range_bet = tuple(values[position:position + 2])
                 position += 2
+            range_raise = round_params.range_raise
+            if range_raise is not None:
+                range_raise = tuple(values[position:position + 2])
+                position += 2
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
                                   price_margin=margin, defend=defend,
                                   range_defence=range_defence,
                                   range_defence_cap=range_defence_cap,
                                   range_defence_from=range_defence_from, range_bet=range_bet,
+                                  range_raise=range_raise,
                                   **mixing))
         return replace(self, rounds=tuple(rounds))
 
@@ -418,6 +437,8 @@ class Profile:
                 section["range_defence_from"] = round_params.range_defence_from
             if self.version >= 5 and round_params.range_bet is not None:
                 section["range_bet"] = list(round_params.range_bet)
+            if self.version >= 5 and round_params.range_raise is not None:
+                section["range_raise"] = list(round_params.range_raise)
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -543,7 +564,8 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                   range_defence_from=_beside_defence(
                                       section, "range_defence_from", name, source, 10.0),
                                   range_bet=(_range_bet(section["range_bet"], name, source)
-                                             if "range_bet" in section else None)))
+                                             if "range_bet" in section else None),
+                                  range_raise=_range_raise(section, name, source)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:
@@ -580,12 +602,21 @@ def _chart(value, source: str, folder: Path | None) -> tuple[str, str]:
     return value, str(Path(path).resolve())
 
 
-def _range_bet(value, name: str, source: str) -> tuple[float, float]:
+def _range_bet(value, name: str, source: str, key: str = "range_bet") -> tuple[float, float]:
     """[value, size]: a share of the range in [0, 1] and a bet in [0, 10] pots."""
-    numbers = _numbers(value, 2, f"{name}.range_bet", source)
-    _fraction(numbers[0], f"{name}.range_bet[0]", source, 1.0)
-    _fraction(numbers[1], f"{name}.range_bet[1]", source, 10.0)
+    numbers = _numbers(value, 2, f"{name}.{key}", source)
+    _fraction(numbers[0], f"{name}.{key}[0]", source, 1.0)
+    _fraction(numbers[1], f"{name}.{key}[1]", source, 10.0)
     return numbers
+
+
+def _range_raise(section: dict, name: str, source: str) -> tuple[float, float] | None:
+    """A round's `range_raise` [value, size] (as `range_bet`'s), only beside `range_defence`."""
+    if "range_raise" not in section:
+        return None
+    if "range_defence" not in section:
+        raise ProfileError(f"{source}: {name}.range_raise needs {name}.range_defence")
+    return _range_bet(section["range_raise"], name, source, "range_raise")
 
 
 def _levels(value, name: str, source: str) -> str:

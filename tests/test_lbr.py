@@ -101,6 +101,9 @@ def _others(hole, board):
     # range, which both keep beside LBR's view of it; in every round, and behind a chart.
     (RANGE_PROFILE, "FCPA,FCPA,FCPA,FCPA", 20), (RANGE_PROFILE, "C,FCMQHTPODXA,FCHA,FCDX", 8),
     (CHART_RANGE_PROFILE, "FCPA,FCPA,FCPA,FCPA", 16), (CHART_RANGE_PROFILE, "C,FCQHPA,C,FCXA", 10),
+    # ... and range raises: the first bet of a round raised by the range's top and best folds.
+    (str(Path(__file__).resolve().parent / "data" / "profiles" / "v5-range-raise.yaml"),
+     "FCHPA,FCPA,FCPA,FCPA", 16),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from gambler.bot.automaton import mode_action, plan_for_state
+from gambler.bot.automaton import choose_action, mode_action, plan_for_state
 from gambler.bot.own_range import OwnRange, range_percentiles
 from gambler.bot.params import (ProfileError, load_profile, parse_profile, range_defence_answers,
                                 range_defence_share)
@@ -32,6 +32,7 @@ NL = load_game(NOLIMIT)
 DATA = Path(__file__).resolve().parent / "data" / "profiles"
 RANGE_PROFILE = str(DATA / "v5-range.yaml")
 CHART_RANGE_PROFILE = str(DATA / "v5-chart-range.yaml")
+RAISE_PROFILE = str(DATA / "v5-range-raise.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -125,6 +126,7 @@ def _replay(trace_rows, holes, board, bot, hand_number):
     (RANGE_PROFILE, "FCPA,FCPA,FCPA,FCPA", 24),
     (RANGE_PROFILE, "C,FCMQHTPODXA,FCHA,FCDX", 12),
     (CHART_RANGE_PROFILE, "FCPA,FCHPA,FCPA,FCPA", 24),
+    (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 24),
 ])
 def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
@@ -133,13 +135,16 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     decisions went against what the four modes alone would have done, and range bets were made
     by the profile that has them."""
     spec = load_profile(profile)
-    decided = overruled = bets = capped = below_from = 0
+    decided = overruled = bets = capped = below_from = raises = 0
     for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
         strategy = ProfileStrategy(spec, seed=9)
         for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
             action, fields = strategy.act_and_explain(state)
             assert action == taken, (i, lbr, state.betting)
             bets += "bets_from" in fields and action.kind == "r"
+            raises += "raises_from" in fields and action.kind == "r" \
+                and mode_action(plan_for_state(spec.rounds[state.betting.round], fields["v"],
+                                               state.betting, 1.0), state.betting).kind != "r"
             if "folds_below" in fields:  # a call the cap made: above the cap, below a to_call / pot
                 round_params = spec.rounds[state.betting.round]
                 uncapped = range_defence_share(round_params.range_defence, fields["to_call"],
@@ -156,10 +161,41 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     assert decided > deals // 2
     assert overruled > 0
     assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
+    assert (raises > 0) == (spec.rounds[1].range_raise is not None)  # and range raises
     has_cap = any(round_params.range_defence_cap is not None for round_params in spec.rounds)
     assert (capped > 0) == (has_cap and "A" in actions)  # the cap called some all-ins
     has_from = any(round_params.range_defence_from is not None for round_params in spec.rounds)
     assert (below_from > 0) == has_from
+
+
+def test_range_raises_take_the_top_and_the_best_folds_of_the_first_bet():
+    """range_raise [0.2, 1] at a = 1, facing a pot bet on the flop (to 300 into 200: both
+    totals 400, 200 owed, so half the range folds): raise to 300 + (400 + 200) = 900 from the
+    0.8 percentile up and with the 0.2 x 1 / 2 = 0.1 just below the fold line (0.4 to 0.5),
+    call from 0.5 to 0.8, fold below 0.4. Facing a raise (the round's third) no range raise: a
+    raise to 3,000 over 900 folds 2,100 / 3,900 of the range and calls the rest; nor where no
+    raise is legal (a shove: the value calls, the bluffs fold with the rest below 0.99)."""
+    text = Path(RANGE_PROFILE).read_text().replace(
+        "  range_defence_cap: 0.6\n", "  range_raise: [0.2, 1.0]\n", 1)
+    params = parse_profile(text, "x.yaml").rounds[1]
+    state = BettingState.start(NL)
+    for action in (Action("c"), Action("c"), Action("r", 300)):
+        state = state.apply(action)
+    plan = plan_for_state(params, -0.9, state, 1.0)  # give up: the modes would fold
+    expected = {0.0: "f", 0.39: "f", 0.4: "r900", 0.49: "r900", 0.5: "c", 0.79: "c", 0.8: "r900",
+                1.0: "r900"}
+    assert {p: str(choose_action(plan, state, p)) for p in expected} == expected
+    reraised = state.apply(Action("r", 900)).apply(Action("r", 3000))
+    plan = plan_for_state(params, -0.9, reraised, 1.0)
+    assert [str(choose_action(plan, reraised, p)) for p in (0.45, 0.55, 0.9)] == ["f", "c", "c"]
+    shove = state.apply(Action("r", 20_000))
+    plan = plan_for_state(params, -0.9, shove, 1.0)
+    assert [str(choose_action(plan, shove, p)) for p in (0.01, 0.95, 0.995)] == ["f", "f", "c"]
+    with pytest.raises(ProfileError, match="x.yaml: flop.range_raise needs flop.range_defence"):
+        parse_profile(text.replace("  range_defence: 1.0\n", "", 1), "x.yaml")
+    with pytest.raises(ProfileError,
+                       match=r"x.yaml: flop.range_raise\[1\]: 11.0 must be a number in \[0, 10\]"):
+        parse_profile(text.replace("range_raise: [0.2, 1.0]", "range_raise: [0.2, 11]"), "x.yaml")
 
 
 def test_the_own_range_folds_its_share_to_a_bet():
@@ -247,7 +283,8 @@ def held_deals(tmp_path_factory):
 
 @pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default"), ("prober", RANGE_PROFILE),
                                   (RANGE_PROFILE, CHART_RANGE_PROFILE), ("raise", RANGE_PROFILE),
-                                  (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE)])
+                                  (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE),
+                                  (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE)])
 def test_engine_hands_equal_tcp_hands_with_range_defence(held_deals, pair):
     """The engine's loop for range defence (`training.defended`: the own range in rows)
     against the TCP bot (`bot.own_range`), action for action and chip for chip."""
@@ -334,6 +371,7 @@ def test_a_range_no_holding_explains_leaves_the_modes_action():
 
 @pytest.mark.parametrize("profile, actions, deals", [
     (RANGE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10), (CHART_RANGE_PROFILE, "FCPA,FCMQHA,FCPA,FCA", 10),
+    (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10),
 ])
 def test_the_own_range_is_the_reference_range_holding_by_holding(profile, actions, deals):
     """At each of the bot's decisions in LBR's hands, `OwnRange`'s mass of every holding equals

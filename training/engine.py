@@ -124,6 +124,7 @@ RANGE_DEFENCE_AT = CHART_AT + 1  # + r: 1 + round r's range defence a (version 5
 RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: 1 + round r's range bet share (0: none), its size
 RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: 1 + round r's range defence cap (0: none, a cap of 1)
 RANGE_FROM_AT = RANGE_CAP_AT + 4  # + r: the least bet, in pots, range defence answers (0: all)
+RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: 1 + round r's range raise share (0: none), its size
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -469,6 +470,14 @@ def range_bet_of(kind, params, round_):
 
 
 @helper
+def range_raise_of(kind, params, round_):
+    """A profile's range raise (value, size) in `round_` (`bot.params`), or (-1.0, 0.0): none."""
+    if kind != PROFILE or params[RANGE_RAISE_AT + 2 * round_] == 0.0:
+        return -1.0, 0.0
+    return params[RANGE_RAISE_AT + 2 * round_] - 1.0, params[RANGE_RAISE_AT + 2 * round_ + 1]
+
+
+@helper
 def range_defence_cap_of(params, round_):
     """A profile's range defence cap in `round_`: the largest share of its range it folds (1.0
     when the profile gives none)."""
@@ -503,7 +512,10 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
     the automaton's (code, amount), where `percentile_decides` (`bot.automaton.choose_action`):
     facing a bet, a raise stands and anything else calls from min(c, a to_call / pot) up (c the
     cap, 1 without one) and folds below, for bets of at least `range_defence_from` pots (to_call
-    >= r (pot - to_call); the modes answer smaller ones); with nothing owed, the top `value` of
+    >= r (pot - to_call); the modes answer smaller ones), except that with a range raise facing
+    the round's first bet the top `value` of the range and its value size / (1 + size) just
+    below the folding share raise to the largest total + size (pot + to_call), where a raise is
+    legal (`bot.automaton.range_raises`); with nothing owed, the top `value` of
     the range and its bottom value size / (1 + size) bet to the largest total + size pot, the
     rest checks. A NaN
     percentile (a range of no mass) leaves the action as it was."""
@@ -520,6 +532,12 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
         defence = range_defence_of(kind, params, hand[ROUND])
         share = min(range_defence_cap_of(params, hand[ROUND]),
                     defence * to_call / pot)
+        value, size = range_raise_of(kind, params, hand[ROUND])
+        if value >= 0.0 and hand[RAISES] == 1 and raise_low >= 0 \
+                and (percentile >= 1.0 - value
+                     or share - value * size / (1.0 + size) <= percentile < share):
+            target = max_spent + np.int64(size * (pot + to_call))
+            return RAISE_CODE, min(max(target, raise_low), raise_high)
         if percentile >= share:
             return CALL_CODE, 0
         return FOLD_CODE, 0
@@ -1033,6 +1051,9 @@ def profile_vector(profile) -> np.ndarray:
         if numbers.range_bet is not None:
             vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
             vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]
+        if numbers.range_raise is not None:
+            vector[RANGE_RAISE_AT + 2 * round_] = 1.0 + numbers.range_raise[0]
+            vector[RANGE_RAISE_AT + 2 * round_ + 1] = numbers.range_raise[1]
     chart = profile.preflop_chart
     if chart is not None:
         vector[CHART_AT] = STRATEGY_NUMBERS
