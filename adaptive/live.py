@@ -86,7 +86,15 @@ class ProcessRefresher:
         return self.pool.submit(refresh_counter, self.game, portfolio, stats, refresh)
 
     def close(self) -> None:
+        """Stop the worker at once. A search under way (the warm-up, a counter nobody will read
+        now) is abandoned, not waited for: shutting the pool down cancels only the work not yet
+        started, and the interpreter joins a running worker at exit, which kept `gambler`
+        from exiting (on a refused connection, for minutes) until the warm-up was done. (The
+        pool's processes: no public way to end them before Python 3.14's `terminate_workers`.)"""
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
 
 def refresher_for(game, portfolio):

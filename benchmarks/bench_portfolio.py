@@ -51,7 +51,7 @@ def main() -> None:
     opponent = resolve_strategy(options.opponent)
     plain = resolve_strategy(str(ROOT / "experiments" / "adaptive" / "adaptive-plain.yaml"))
     adaptive = resolve_strategy("adaptive")
-    default = resolve_strategy("default")
+    default = resolve_strategy("default-v2")
     kind_b, params_b = encode_strategy(opponent)
 
     def floor():

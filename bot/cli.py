@@ -99,14 +99,25 @@ def command(host, port, profile, game_file, samples, seed, log_path, quiet, stat
             f"cards, boards 0 3 1 1), not this game ({game.num_players} players, "
             f"{game.num_suits} x {game.num_ranks} cards, {game.num_hole_cards} hole cards)")
     plugged = click.get_current_context().obj or {}  # what a layer above gives (gambler.adaptive)
-    strategy = load_strategy(profile, seed=seed, samples=samples, game=game,
-                             refresher=plugged.get("refresher"))
+    refresher = plugged.get("refresher")
+    if refresher is None and state_line is not None:
+        refresher = _no_counter_in_one_decision
+    strategy = load_strategy(profile, seed=seed, samples=samples, game=game, refresher=refresher)
     try:
         play(strategy, game, game_file, host, port, samples, log_path, quiet, state_line)
     finally:
         close = getattr(strategy, "close", None)
         if close is not None:
             close()
+
+
+def _no_counter_in_one_decision(game, portfolio):
+    """A portfolio's refresher for `--explain`: one decision, made before any hand has ended,
+    never reaches a counter (the model member is drawn only once one is in), so none is asked
+    for; this only lets a portfolio with a model member load without `gambler.adaptive`."""
+    def refresh(portfolio, stats, refresh: int):
+        raise AssertionError("--explain asked for a counter")
+    return refresh
 
 
 def play(strategy, game, game_file, host, port, samples, log_path, quiet, state_line) -> None:

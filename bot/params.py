@@ -701,7 +701,7 @@ def kind_document(text: str, source: str, kind: str, keys: tuple[str, ...]) -> d
     return document
 
 
-def load_profile(name: str | Path = "default") -> Profile:
+def load_profile(name: str | Path = "default-v2") -> Profile:
     """Read a profile from a path or a shipped name."""
     path = find_profile_file(name)
     text = read_text(path, ProfileError)

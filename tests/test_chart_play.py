@@ -117,7 +117,7 @@ def deals():
     return compute_deal_set(seed=3, first_deal=0, count=150)
 
 
-@pytest.mark.parametrize("pair", [(CHART, "default"), ("prober", CHART), (CHART, CHART),
+@pytest.mark.parametrize("pair", [(CHART, "default-v2"), ("prober", CHART), (CHART, CHART),
                                   ("raise", CHART), (CHART, "allin"), ("sizer", CHART)])
 def test_engine_hands_equal_tcp_hands_with_a_chart(deals, pair):
     rules = encode_rules(NL)

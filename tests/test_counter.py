@@ -32,7 +32,7 @@ def test_the_counter_beats_the_better_start_on_deals_it_never_saw(opponent):
     rules = encode_rules(GAME)
     training = compute_deal_set(seed=41, first_deal=0, count=2000)
     held_out = compute_deal_set(seed=42, first_deal=0, count=4000)
-    starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
+    starts = {name: resolve_strategy(name) for name in ("default-v2", "price-aware")}
     model = resolve_strategy(opponent)
     found = best_response(model, starts, training, rules, 5, GAME.big_blind, steps=8,
                           population=16)
@@ -61,7 +61,7 @@ def test_played_shares_count_what_opponent_stats_count():
 
     rules = encode_rules(GAME)
     deals = compute_deal_set(seed=43, first_deal=0, count=300)
-    default = resolve_strategy("default")
+    default = resolve_strategy("default-v2")
     for name in ("prober", "shover", "price-aware"):
         opponent = resolve_strategy(name)
         played, opens, faced = played_shares(rules, opponent, default, deals, GAME)
@@ -98,7 +98,7 @@ def test_calibration_brings_the_models_shares_to_the_counted_ones():
     rules = encode_rules(GAME)
     watched = compute_deal_set(seed=44, first_deal=0, count=750)
     simulated = compute_deal_set(seed=45, first_deal=0, count=1000)
-    default = resolve_strategy("default")
+    default = resolve_strategy("default-v2")
     match = play_portfolio(rules, Portfolio(("a", "b"), (default, default)),
                            resolve_strategy("prober"), watched, 0, GAME.big_blind,
                            min(GAME.stacks), traces=True, game=GAME)

@@ -53,10 +53,10 @@ def table_strategy(name, v_of_deal):
 
 @pytest.mark.parametrize("pair", [("seed", "handmade"), ("handmade", "seed"), ("seed", "call"),
                                   ("allin", "seed"), ("raise", "handmade"), ("seed", "seed"),
-                                  ("shover", "seed"), ("default", "prober"),
-                                  ("catcher", "handmade"), ("sizer", "default"),
+                                  ("shover", "seed"), ("default-v2", "prober"),
+                                  ("catcher", "handmade"), ("sizer", "default-v2"),
                                   ("prober", "shover"), (V2, "seed"), ("shover", V2), (V2, V2),
-                                  (MIXED, "seed"), ("default", MIXED), (MIXED, MIXED),
+                                  (MIXED, "seed"), ("default-v2", MIXED), (MIXED, MIXED),
                                   (NARROW, "raise"), ("prober", NARROW), (NARROW, NARROW),
                                   (NARROW, "seed"), (V3, "seed"), ("prober", V3),
                                   ("sizer", V3), (V3, V3), (V3, "raise"), ("shover", V3)])

@@ -79,7 +79,7 @@ def _others(hole, board):
 
 
 @pytest.mark.parametrize("strategy, actions, deals", [
-    ("seed", "C,C,FCPA,FCPA", 80), ("default", "C,C,FCPA,FCPA", 80),
+    ("seed", "C,C,FCPA,FCPA", 80), ("default-v2", "C,C,FCPA,FCPA", 80),
     ("handmade", "C,FCHPA,FCHPA,FCHPA", 15), ("seed", "FCPA,C,FCHPA,FCA", 15),
     ("allin", "FCPA,C,FCPA,FCPA", 25), ("raise", "FCP,FCP,FCPA,FCPA", 20),
     ("shover", "C,C,FCPA,FCPA", 30), ("prober", "C,FCHPA,FCPA,FCPA", 15),

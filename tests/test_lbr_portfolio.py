@@ -62,8 +62,8 @@ def fixed_lbr(profile, match_seed: int):
 def test_a_portfolio_of_one_profile_twice_gives_lbr_exactly_what_the_profile_gives():
     """`default` mixes its play; with the match's seed equal to the deal seed the dice are
     LBR's own, so whichever copy is drawn every hand is chip for chip `run_lbr`'s."""
-    alone = run_lbr(load_profile("default"), GAME, 2 * DEALS, seed=DEAL_SEED, actions=ACTIONS)
-    match = play_lbr_match(portfolio("default, default"), GAME, LbrDeals(DEAL_SEED, 2 * DEALS),
+    alone = run_lbr(load_profile("default-v2"), GAME, 2 * DEALS, seed=DEAL_SEED, actions=ACTIONS)
+    match = play_lbr_match(portfolio("default-v2, default-v2"), GAME, LbrDeals(DEAL_SEED, 2 * DEALS),
                            0, DEALS, DEAL_SEED, ACTIONS)
     assert (match.chips == alone.chips).all()
     assert np.allclose(match.adjusted, alone.adjusted)

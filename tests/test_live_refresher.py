@@ -49,3 +49,34 @@ def test_a_worker_whose_player_is_killed_exits(tmp_path):
         player.kill()
         if not gone(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+CLOSING = textwrap.dedent("""
+    import time
+    from gambler.adaptive.live import ProcessRefresher
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.protocol.gamedef import load_game
+
+    if __name__ == "__main__":
+        refresher = ProcessRefresher(load_game(), resolve_strategy("adaptive"))
+        refresher.warming.result()
+        search = refresher.pool.submit(time.sleep, 120)  # under way when the match ends
+        while not search.running():
+            time.sleep(0.05)
+        refresher.close()
+        print("closed", flush=True)
+""")
+
+
+def test_a_player_that_closes_its_refresher_exits_without_waiting_for_the_search(tmp_path):
+    """`close` ends the worker, so the player's interpreter does not join a search nobody will
+    read at exit (a refused connection kept `gambler` waiting for the warm-up): here a search of
+    two minutes under way, and the player gone within seconds of closing."""
+    script = tmp_path / "closing.py"
+    script.write_text(CLOSING)
+    player = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert player.stdout.readline().strip() == "closed"
+        assert player.wait(timeout=60) == 0  # not the 120 s of the search
+    finally:
+        player.kill()

@@ -29,7 +29,7 @@ STACK = min(NL.stacks)
 SMALL_MODEL = "{every: 60, lag: 20, deals: 200, steps: 2, population: 4}"
 
 
-def modelled(model=SMALL_MODEL, members=("default", "price-aware"), exploration=0.1,
+def modelled(model=SMALL_MODEL, members=("default-v2", "price-aware"), exploration=0.1,
              learning_rate=0.05, share=0.0):
     text = (f"kind: portfolio\nname: test\nmembers: [{', '.join(members)}]\n"
             f"exploration: {exploration}\nlearning_rate: {learning_rate}\nshare: {share}\n"
@@ -55,7 +55,7 @@ def test_a_window_fits_the_last_hands_before_the_cut():
 def test_a_model_member_adds_a_slot_named_model():
     chosen = modelled("true")
     assert chosen.model == Model()
-    assert chosen.slots == ("default", "price-aware", "model") and chosen.model_slot == 2
+    assert chosen.slots == ("default-v2", "price-aware", "model") and chosen.model_slot == 2
     assert (chosen.model.refresh_at(2), chosen.model.fitted_before(2)) == (1000, 900)
     # the guaranteed rate counts the model's slot: gamma / (3 R)
     assert chosen.guaranteed_rate(200.0) == pytest.approx(0.1 / 600)
@@ -128,7 +128,7 @@ def test_an_underflowed_weight_stays_zero_instead_of_failing():
 
 def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp_path):
     path = tmp_path / "modelled.yaml"
-    path.write_text("kind: portfolio\nname: modelled\nmembers: [default, price-aware]\n"
+    path.write_text("kind: portfolio\nname: modelled\nmembers: [default-v2, price-aware]\n"
                     "model: true\n")
     with pytest.raises(ProfileError, match="play it with `gambler`"):
         load_strategy(str(path), game=NL)
@@ -141,7 +141,7 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
     plugged = subprocess.run([sys.executable, "-m", "gambler.adaptive.cli", "--params",
                               str(path), "--explain", state], capture_output=True, text=True)
     assert plugged.returncode == 0, plugged.stderr
-    assert "member default" in plugged.stdout or "member price-aware" in plugged.stdout
+    assert "member default-v2" in plugged.stdout or "member price-aware" in plugged.stdout
 
 
 # --- the TCP bot and the engine, hand for hand ------------------------------------------------
@@ -356,14 +356,14 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
     match on the dealer's cards, each decision line names the slot the engine drew (`model`
     included), and the log says when each counter took effect."""
     path = tmp_path / "modelled.yaml"
-    path.write_text("kind: portfolio\nname: modelled\nmembers: [default, price-aware]\n"
+    path.write_text("kind: portfolio\nname: modelled\nmembers: [default-v2, price-aware]\n"
                     "exploration: 0.1\nlearning_rate: 0.05\n"
                     "model: {every: 40, lag: 10, deals: 200, steps: 2, population: 4}\n")
     hands, deal_set = real_dealer_match(tmp_path, path, "call", 60, 11)
     match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)), "call", deal_set, 0,
                            NL.big_blind, STACK, game=NL)
     assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
-    names = ["default", "price-aware", "model"]
+    names = ["default-v2", "price-aware", "model"]
     log = (tmp_path / "a.log").read_text().splitlines()
     drawn = members_drawn(tmp_path / "a.log")
     assert all(found == {names[match.chosen[hand]]} for hand, found in drawn.items())
@@ -460,20 +460,20 @@ def test_the_fit_goes_through_calibration_against_the_first_profile_with_the_pri
     monkeypatch.setattr(counter, "calibrated_model", recording)
     stats = OpponentStats()
     counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", calibrate: 3}")), stats, 2)
-    assert seen == [("default", 3, "model-2", 200, PRIOR)]
+    assert seen == [("default-v2", 3, "model-2", 200, PRIOR)]
     counter.refresh_counter(NL, modelled(SMALL_MODEL.replace("}", ", prior: 30}")), stats, 2)
-    assert seen[-1] == ("default", 0, "model-2", 200, 30)  # 0 rounds: the plain fit
+    assert seen[-1] == ("default-v2", 0, "model-2", 200, 30)  # 0 rounds: the plain fit
 
 
 # --- one member and the model; the counter search's starts ------------------------------------
 
 def test_a_portfolio_of_one_member_and_the_model():
     """With a model member one member is enough: Exp3 then draws between it and the counter."""
-    chosen = modelled("{every: 60, lag: 20, starts: [default, price-aware]}",
+    chosen = modelled("{every: 60, lag: 20, starts: [default-v2, price-aware]}",
                       members=("price-aware",))
     assert chosen.slots == ("price-aware", "model") and chosen.model_slot == 1
-    assert chosen.model.starts == ("default", "price-aware")
-    assert [profile.name for profile in chosen.model.start_profiles] == ["default",
+    assert chosen.model.starts == ("default-v2", "price-aware")
+    assert [profile.name for profile in chosen.model.start_profiles] == ["default-v2",
                                                                          "price-aware"]
     assert chosen.describe(200.0).startswith("Exp3 over 1 member (price-aware and the model)")
     with pytest.raises(ProfileError) as error:
@@ -484,8 +484,8 @@ def test_a_portfolio_of_one_member_and_the_model():
 
 @pytest.mark.parametrize("starts, message", [
     ("[]", "model: starts: a list of at least one profile name or path"),
-    ("default", "model: starts: a list of at least one profile name or path"),
-    ("[default, call]", "model: starts[1] (call): the counter search starts from automaton "
+    ("default-v2", "model: starts: a list of at least one profile name or path"),
+    ("[default-v2, call]", "model: starts[1] (call): the counter search starts from automaton "
                         "profiles, not a baseline"),
     ("[catcher]", "model: starts[0] (catcher): the counter search starts from automaton "
                   "profiles, not an exploiter"),
@@ -499,8 +499,8 @@ def test_bad_starts_name_the_file_the_field_and_the_entry(starts, message):
 
 @pytest.mark.parametrize("members, starts, searched", [
     (("price-aware",), "", ["price-aware"]),
-    (("price-aware",), ", starts: [default]", ["default"]),
-    (("price-aware", "default"), ", starts: [seed, default]", ["seed", "default"])])
+    (("price-aware",), ", starts: [default-v2]", ["default-v2"]),
+    (("price-aware", "default-v2"), ", starts: [seed, default-v2]", ["seed", "default-v2"])])
 def test_the_counter_search_starts_from_the_starts_or_else_the_members(members, starts,
                                                                        searched):
     """Without a step the counter is the start that beats the model most: with one start, that
@@ -530,7 +530,7 @@ def test_the_search_leaves_the_first_start_only_for_more_than_the_margin():
                           f"margin: {margin}}}", members=("price-aware",))
         return refresh_counter(NL, chosen, OpponentStats(), 1)
 
-    scores = counter("[seed, default]", 0).starts
+    scores = counter("[seed, default-v2]", 0).starts
     worse, better = sorted(scores, key=scores.get)
     lead = scores[better] - scores[worse]
     assert lead > 1
@@ -549,7 +549,7 @@ def test_a_negative_margin_is_refused():
 @pytest.mark.parametrize("opponent, seat", [("sizer", 0), ("call", 1)])
 def test_one_member_and_the_model_play_hand_for_hand_in_the_engine_and_over_tcp(deals, opponent,
                                                                               seat):
-    chosen = modelled(SMALL_MODEL.replace("}", ", starts: [default, price-aware], "
+    chosen = modelled(SMALL_MODEL.replace("}", ", starts: [default-v2, price-aware], "
                                                "budget: model, allowance: 250}"),
                       members=("price-aware",))
     bot, rewards = tcp_match(chosen, opponent, deals, seat, 23, True,

@@ -98,7 +98,7 @@ def test_size_buckets(size, bucket):
 
 # --- the model ---------------------------------------------------------------------------------
 
-def engine_stats(opponent, deals, bot="default"):
+def engine_stats(opponent, deals, bot="default-v2"):
     """`opponent`'s counts from `bot`'s seat over `deals`, each dealt twice (seats swapped),
     the hands played by the fast engine and read back through `BettingState`."""
     import numpy as np

@@ -185,7 +185,7 @@ def test_narrow_field_round_trips_and_defaults_to_off(tmp_path):
     assert [vector[STRIDE * r + NARROW_OFFSET] for r in range(4)] == [0.3, 0.4, 0.5, 0.5]
     save_profile(profile, tmp_path / "again.yaml")
     assert load_profile(tmp_path / "again.yaml") == profile
-    default = load_profile("default")  # no narrow: every round keeps the whole range
+    default = load_profile("default-v2")  # no narrow: every round keeps the whole range
     assert default.keep == (1.0,) * 4 and not default.range_aware
     assert "narrow" not in default.to_yaml()
     assert not any(label.endswith("narrow") for label, _, _ in profile.tunable())

@@ -93,18 +93,18 @@ def test_exp3_weights_and_draws_are_what_the_docstring_says_for_many_members():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("kind: portfolio\nmembers: [default]\n", "members: a list of at least two"),
-    ("kind: portfolio\nmembers: [default, random]\n", "members[1] (random): a member must be "
+    ("kind: portfolio\nmembers: [default-v2]\n", "members: a list of at least two"),
+    ("kind: portfolio\nmembers: [default-v2, random]\n", "members[1] (random): a member must be "
                                                       "deterministic"),
-    ("kind: portfolio\nmembers: [default, nosuch]\n", "members[1] (nosuch): no profile file"),
-    ("kind: portfolio\nmembers: [default, seed]\nexploration: 0\n", "exploration: 0.0 is not"),
-    ("kind: portfolio\nmembers: [default, seed]\nexploration: 1.5\n", "exploration: 1.5 is not"),
-    ("kind: portfolio\nmembers: [default, seed]\nlearning_rate: -1\n", "learning_rate: -1.0"),
-    ("kind: portfolio\nmembers: [default, seed]\nlearning_rate: fast\n",
+    ("kind: portfolio\nmembers: [default-v2, nosuch]\n", "members[1] (nosuch): no profile file"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nexploration: 0\n", "exploration: 0.0 is not"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nexploration: 1.5\n", "exploration: 1.5 is not"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nlearning_rate: -1\n", "learning_rate: -1.0"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nlearning_rate: fast\n",
      "learning_rate: a number expected, got 'fast'"),
-    ("kind: portfolio\nmembers: [default, seed]\nrule: exp4\n", "unknown key 'rule'"),
-    ("kind: portfolio\nmembers: [default, seed]\nshare: 1\n", "share: 1.0 is not in [0, 1)"),
-    ("kind: profile\nmembers: [default, seed]\n", "not a portfolio"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nrule: exp4\n", "unknown key 'rule'"),
+    ("kind: portfolio\nmembers: [default-v2, seed]\nshare: 1\n", "share: 1.0 is not in [0, 1)"),
+    ("kind: profile\nmembers: [default-v2, seed]\n", "not a portfolio"),
 ])
 def test_a_bad_portfolio_file_names_the_file_and_the_field(text, message):
     with pytest.raises(ProfileError) as error:
@@ -115,20 +115,20 @@ def test_a_bad_portfolio_file_names_the_file_and_the_field(text, message):
 
 def test_a_portfolio_file_is_found_wherever_a_profile_is_named(tmp_path):
     path = tmp_path / "trio.yaml"
-    path.write_text("kind: portfolio\nname: trio\nmembers: [default, price-aware, catcher]\n")
+    path.write_text("kind: portfolio\nname: trio\nmembers: [default-v2, price-aware, catcher]\n")
     resolved = resolve_strategy(str(path))
-    assert resolved.members == ("default", "price-aware", "catcher")
+    assert resolved.members == ("default-v2", "price-aware", "catcher")
     assert resolved.learning_rate is None  # auto
     # auto: the largest rate with the guarantee, gamma / (K R)
     assert resolved.rate_for(200.0) == pytest.approx(0.05 / (3 * 200))
     assert resolved.guaranteed(200.0)
     assert resolved.describe(200.0) == (
-        "Exp3 over 3 members (default, price-aware, catcher): exploration 0.05, learning rate "
+        "Exp3 over 3 members (default-v2, price-aware, catcher): exploration 0.05, learning rate "
         "8.33e-05 per big blind (the regret bound holds)")
-    assert not portfolio(["default", "seed"], 0.05, 0.01).guaranteed(200.0)
+    assert not portfolio(["default-v2", "seed"], 0.05, 0.01).guaranteed(200.0)
     strategy = load_strategy(str(path), game=NL)
     assert isinstance(strategy, PortfolioStrategy)
-    assert strategy.names == ["default", "price-aware", "catcher"]
+    assert strategy.names == ["default-v2", "price-aware", "catcher"]
 
 
 # --- the TCP bot and the engine, hand for hand -----------------------------------------------
@@ -187,9 +187,9 @@ def tcp_match(chosen_portfolio, opponent_name, deals, seat, seed, duplicate, ref
 
 
 @pytest.mark.parametrize("members, opponent", [
-    (["default", "price-aware", "catcher"], "seed"),
+    (["default-v2", "price-aware", "catcher"], "seed"),
     (["seed", V3, "shover", "call"], "prober"),
-    ([MIXED, "default", NARROW], "sizer"),
+    ([MIXED, "default-v2", NARROW], "sizer"),
     (["handmade", "allin", "default-v1"], MIXED),
 ])
 @pytest.mark.parametrize("seat, duplicate", [(0, True), (1, False)])
@@ -218,7 +218,7 @@ CHART_RANGE = str(DATA / "v5-chart-range.yaml")
 
 
 @pytest.mark.parametrize("members, opponent, seat, duplicate", [
-    ([RANGE, "default"], "prober", 0, True),            # a member with range defence
+    ([RANGE, "default-v2"], "prober", 0, True),            # a member with range defence
     ([CHART_RANGE, "price-aware"], RANGE, 1, False),    # a chart member; the opponent defends
 ])
 def test_the_engine_plays_range_defence_in_a_portfolio_as_the_tcp_bot(deals, members, opponent,
@@ -242,12 +242,12 @@ def test_the_engine_plays_range_defence_in_a_portfolio_as_the_tcp_bot(deals, mem
 def test_a_portfolio_match_refuses_range_defence_beside_range_aware_v(deals):
     """The defended loop does not narrow the opponent's range: refused, not played wrong."""
     with pytest.raises(EngineError, match="range defence .* and range-aware v"):
-        play_portfolio(encode_rules(NL), portfolio([RANGE, "default"]), resolve_strategy(NARROW),
+        play_portfolio(encode_rules(NL), portfolio([RANGE, "default-v2"]), resolve_strategy(NARROW),
                        deals.slice(0, 4), 17, NL.big_blind, min(NL.stacks))
 
 
 @pytest.mark.parametrize("members, opponent, seat, duplicate", [
-    (["default", "price-aware", "catcher"], "seed", 0, True),
+    (["default-v2", "price-aware", "catcher"], "seed", 0, True),
     (["seed", V3, "shover", "call"], "prober", 1, False),
 ])
 def test_the_folds_estimator_is_the_same_in_the_engine_and_the_tcp_bot(deals, members, opponent,
@@ -304,7 +304,7 @@ def test_the_estimate_is_unbiased_for_each_members_own_result():
     (a portfolio of k twice: it always plays), within the CI of the per-hand differences."""
     deal_set = compute_deal_set(seed=21, first_deal=0, count=6000)
     rules = encode_rules(NL)
-    members = ["default", "price-aware", "catcher"]
+    members = ["default-v2", "price-aware", "catcher"]
     chosen = portfolio(members, exploration=1.0, learning_rate=1e-9)
     seed = resolve_strategy("seed")
     match = play_portfolio(rules, chosen, seed, deal_set, 5, NL.big_blind, min(NL.stacks))
@@ -326,7 +326,7 @@ def test_the_estimate_is_unbiased_for_each_members_own_result():
     # spread is 11% lower (18.8 against 21.2 big blinds a hand).
     plain = np.where(match.chosen == 0, match.adjusted / NL.big_blind / match.probabilities[:, 0],
                      0.0)
-    assert differences[0].std() < 0.95 * (plain - alone_truth(rules, deal_set, "default")).std()
+    assert differences[0].std() < 0.95 * (plain - alone_truth(rules, deal_set, "default-v2")).std()
 
 
 def test_the_folds_estimate_is_unbiased_and_less_noisy_than_agreement():
@@ -337,7 +337,7 @@ def test_the_folds_estimate_is_unbiased_and_less_noisy_than_agreement():
     the result of the member that went on, which stays the noise)."""
     deal_set = compute_deal_set(seed=21, first_deal=0, count=6000)
     rules = encode_rules(NL)
-    members = ["default", "price-aware", "catcher"]
+    members = ["default-v2", "price-aware", "catcher"]
     seed = resolve_strategy("seed")
     folds = play_portfolio(rules, portfolio(members, 1.0, 1e-9, estimator="folds"), seed,
                            deal_set, 5, NL.big_blind, min(NL.stacks))
@@ -410,7 +410,7 @@ def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(
     import sys
 
     path = tmp_path / "trio.yaml"
-    path.write_text("kind: portfolio\nname: trio\nmembers: [default, price-aware, catcher]\n"
+    path.write_text("kind: portfolio\nname: trio\nmembers: [default-v2, price-aware, catcher]\n"
                     "exploration: 0.2\nlearning_rate: 0.05\n")
     deals = 60
     hands, deal_set = real_dealer_match(tmp_path, path, "shover", deals, 13,
@@ -418,7 +418,7 @@ def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(
     match = play_portfolio(encode_rules(NL), resolve_strategy(str(path)),
                            resolve_strategy("shover"), deal_set, 0, NL.big_blind, min(NL.stacks))
     assert match.chips.tolist() == [hand.value_of("a") for hand in hands]
-    names = ["default", "price-aware", "catcher"]
+    names = ["default-v2", "price-aware", "catcher"]
     members = members_drawn(tmp_path / "a.log")
     assert len(members) > deals  # the bot acted in most hands
     assert all(names_ == {names[match.chosen[hand]]} for hand, names_ in members.items())
@@ -438,7 +438,7 @@ def test_a_portfolio_through_the_real_dealer_is_the_engines_match_hand_for_hand(
     assert [adaptation["shares"][name] for name in names] == pytest.approx(shares)
     text = subprocess.run([sys.executable, "-m", "gambler.training.report_cli",
                            str(tmp_path / "a.log")], capture_output=True, text=True).stdout
-    assert f"portfolio trio: hands played by each member: default {shares[0]:.1%}" in text
+    assert f"portfolio trio: hands played by each member: default-v2 {shares[0]:.1%}" in text
 
 
 @pytest.mark.parametrize("lines, message", [
@@ -486,7 +486,7 @@ def test_a_switching_opponent_is_played_hand_for_hand_across_the_switch(deals, t
     switch (it wins far more against call)."""
     path = tmp_path / "switch.yaml"
     path.write_text("kind: switch\nfirst: prober\nthen: call\nat: 120\n")
-    chosen = portfolio(["default", "price-aware"], exploration=0.1, learning_rate=0.02,
+    chosen = portfolio(["default-v2", "price-aware"], exploration=0.1, learning_rate=0.02,
                        share=0.001)
     games = deals.slice(0, 150)
     bot, rewards = tcp_match(chosen, str(path), games, 0, 17, True)
@@ -520,7 +520,7 @@ def test_the_engines_hands_read_back_as_the_states_the_dealer_sends(deals):
     from gambler.bot.opponent import OpponentStats
     from gambler.training.portfolio import hand_states
 
-    chosen = portfolio(["default", "price-aware"], share=0.001)
+    chosen = portfolio(["default-v2", "price-aware"], share=0.001)
     games = deals.slice(0, 100)
     bot, _ = tcp_match(chosen, "shover", games, 1, 23, True)
     match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("shover"), games, 23,
@@ -561,7 +561,7 @@ def test_the_members_compute_each_v_once_a_hand(deals):
         asked.append((hand, round_))
         return lookup(hole, board, hand, round_)
 
-    chosen = portfolio(["default", "price-aware", "handmade"])
+    chosen = portfolio(["default-v2", "price-aware", "handmade"])
     bot = PortfolioStrategy(chosen, NL.big_blind, min(NL.stacks), win_rate=counting, seed=3)
     opponent = member_strategy(resolve_strategy("call"), lookup, 3)
     rounds_reached = 0

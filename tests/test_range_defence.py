@@ -266,7 +266,7 @@ def test_the_profile_packs_one_plus_a_and_one_plus_its_cap_per_round():
     params = encode_strategy(load_profile(RANGE_PROFILE))[1]
     assert params[81] == 1.8 and params[82] == params[83] == params[84] == 2.0
     assert params[93] == 1.7 and params[94] == 1.6 and params[95] == 0.0 and params[96] == 1.8
-    assert not encode_strategy(load_profile("default"))[1][81:101].any()
+    assert not encode_strategy(load_profile("default-v2"))[1][81:101].any()
     chart = encode_strategy(load_profile(CHART_RANGE_PROFILE))[1]
     assert chart[97] == 0.0 and chart[98] == 0.75 and chart[99] == 1.5 and chart[100] == 0.0
 
@@ -281,7 +281,7 @@ def held_deals(tmp_path_factory):
         yield deal_set, deal_set_holding_rates(13, 0, 60)
 
 
-@pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default"), ("prober", RANGE_PROFILE),
+@pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default-v2"), ("prober", RANGE_PROFILE),
                                   (RANGE_PROFILE, CHART_RANGE_PROFILE), ("raise", RANGE_PROFILE),
                                   (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE),
                                   (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE)])

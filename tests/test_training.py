@@ -72,8 +72,8 @@ NARROW = str(Path(__file__).resolve().parent / "data" / "profiles" / "v2-narrow.
 V3 = str(Path(__file__).resolve().parent / "data" / "profiles" / "v3-defend.yaml")
 
 
-@pytest.mark.parametrize("a, b", [("shover", "default"), ("seed", "prober"), (V2, "default"),
-                                  (MIXED, "default"), (NARROW, "raise"), ("prober", NARROW),
+@pytest.mark.parametrize("a, b", [("shover", "default-v2"), ("seed", "prober"), (V2, "default-v2"),
+                                  (MIXED, "default-v2"), (NARROW, "raise"), ("prober", NARROW),
                                   (V3, "sizer"), ("prober", V3)])
 def test_exploiters_play_real_matches_as_the_engine_does(tmp_path, a, b):
     hands, results, adjusted = real_match(tmp_path, a, b, 60, 33)
@@ -168,7 +168,8 @@ def test_match_refuses_bad_input_in_one_line():
     result = cli("gambler.training.match_cli", "seed", "nosuch")
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
-        "profiles: adaptive, default, default-v1, default-v2, handmade, price-aware, seed, v2-start; baselines: call, " \
+        "profiles: adaptive, default, default-static, default-v1, default-v2, handmade, price-aware, " \
+        "seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
         "catcher, prober, shover, sizer)"
 
