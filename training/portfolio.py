@@ -13,7 +13,9 @@ each position, otherwise hand h plays deal h. Hand number `first_hand + h` seeds
 every member's mixed play. Whether a member other than the one drawn agrees with the hand is
 found by replaying the hand with it in the drawn one's place (the same generator state for a
 random opponent): the replay's actions equal the hand's exactly when the member takes the
-actions taken at each of the portfolio's decisions.
+actions taken at each of the portfolio's decisions. A hand in which a member or the opponent has
+range defence (version 5) is played by `training.defended`'s loop, which keeps that player's own
+range through the hand, as the TCP bot does.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gambler.evaluator.rng import portfolio_uniform, stream_seed
-from gambler.jit import helper, njit
 from gambler.bot.chart import CLASS_COUNT
 from gambler.evaluator.holdings import HOLDINGS
+from gambler.evaluator.rng import portfolio_uniform, stream_seed
+from gambler.jit import helper, njit
 from gambler.training.defended import _play_defended, ranked_preflop
 from gambler.training.engine import (FOLD_CODE, FOLDED, HAND_STATE_SIZE, MAX_ACTIONS,
                                      DealArrays, EngineError, _padded,
@@ -47,9 +49,9 @@ class Holdings(NamedTuple):
     the match has range defence)."""
 
     holding_v: np.ndarray      # float64[deals, 3, 1326]: `defended.deal_set_holding_rates`
-    preflop_v: np.ndarray      # float64[1326] ... `defended.holdings_tables`
-    holding_cards: np.ndarray
-    holding_class: np.ndarray
+    preflop_v: np.ndarray      # float64[1326]      } `defended.holdings_tables`
+    holding_cards: np.ndarray  # int64[1326, 2]     }
+    holding_class: np.ndarray  # int64[1326]        }
 
 
 def no_holdings() -> Holdings:
