@@ -183,7 +183,7 @@ def choose_action(plan: RoundPlan, betting: BettingState,
     share = plan_range_share(plan, betting)
     if range_raises(plan, betting, percentile, share):
         to_call = betting.max_spent - betting.spent[betting.current_player]
-        value, size = plan.range_raise
+        _, size = plan.range_raise
         return raise_to(betting.legal_actions().clamp(
             betting.max_spent + int(size * (sum(betting.spent) + to_call))))
     return CALL_ACTION if percentile >= share else FOLD_ACTION
