@@ -213,6 +213,19 @@ def test_the_engine_plays_a_portfolio_hand_for_hand_as_the_tcp_bot(deals, member
     assert (~match.agreed).any(axis=1).sum() > 20
 
 
+def played_alike(chosen, opponent, games, seat, duplicate):
+    """The engine's match of `chosen` against `opponent` (seed 17), once checked equal to the
+    TCP bot's hand for hand: the members drawn, the rewards, and Exp3's gains and weights."""
+    bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, 17,
+                           NL.big_blind, min(NL.stacks), seat=seat, duplicate=duplicate)
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.adjusted.tolist() == rewards
+    assert match.gains.tolist() == bot.rule.gains
+    assert match.weights.tolist() == bot.rule.weights
+    return match
+
+
 RANGE = str(DATA / "v5-range.yaml")
 CHART_RANGE = str(DATA / "v5-chart-range.yaml")
 
@@ -226,15 +239,8 @@ def test_the_engine_plays_range_defence_in_a_portfolio_as_the_tcp_bot(deals, mem
     """Version 5 members and opponents (`training.defended`'s hands inside the portfolio's
     match; a chart member's longer vector beside plain ones): the TCP bot's members,
     rewards, gains and weights hand for hand, to the last bit."""
-    chosen = portfolio(members)
     games = deals.slice(0, 40) if duplicate else deals.slice(0, 80)
-    bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, 17,
-                           NL.big_blind, min(NL.stacks), seat=seat, duplicate=duplicate)
-    assert match.chosen.tolist() == [row[1] for row in bot.history]
-    assert match.adjusted.tolist() == rewards
-    assert match.gains.tolist() == bot.rule.gains
-    assert match.weights.tolist() == bot.rule.weights
+    match = played_alike(portfolio(members), opponent, games, seat, duplicate)
     assert len(set(match.chosen.tolist())) == 2
     assert (~match.agreed).any(axis=1).sum() > 20
 
@@ -254,15 +260,8 @@ def test_the_folds_estimator_is_the_same_in_the_engine_and_the_tcp_bot(deals, me
                                                                       seat, duplicate):
     """`estimator: folds`: gains and weights to the last bit, hand for hand; and the rule
     bites: members that did not play the hand as it went gained from it (their fold revealed)."""
-    chosen = portfolio(members, estimator="folds")
     games = deals.slice(0, 150) if duplicate else deals
-    bot, rewards = tcp_match(chosen, opponent, games, seat, 17, duplicate)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy(opponent), games, 17,
-                           NL.big_blind, min(NL.stacks), seat=seat, duplicate=duplicate)
-    assert match.chosen.tolist() == [row[1] for row in bot.history]
-    assert match.adjusted.tolist() == rewards
-    assert match.gains.tolist() == bot.rule.gains
-    assert match.weights.tolist() == bot.rule.weights
+    match = played_alike(portfolio(members, estimator="folds"), opponent, games, seat, duplicate)
     assert match.gains.tolist() == match.estimates.sum(axis=0).tolist()
     assert ((match.estimates != 0) & ~match.agreed).sum() > 10
 
