@@ -189,13 +189,17 @@ def choose_action(plan: RoundPlan, betting: BettingState,
     return CALL_ACTION if percentile >= share else FOLD_ACTION
 
 
+def faces_range_raise(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether the plan has range raises and the bet owed is the round's first."""
+    return plan.range_raise is not None and betting.raises_this_round == 1
+
+
 def range_raises(plan: RoundPlan, betting: BettingState, percentile: float,
                  share: float) -> bool:
     """Whether range raises (`range_raise`) raise the bet owed: facing the round's first bet,
     with a raise legal, the top `value` of the own range (percentile >= 1 - value) and its value
     size / (1 + size) just below the folding `share`."""
-    if plan.range_raise is None or betting.raises_this_round != 1 \
-            or not betting.legal_actions().can_raise:
+    if not faces_range_raise(plan, betting) or not betting.legal_actions().can_raise:
         return False
     value, size = plan.range_raise
     return percentile >= 1.0 - value \
@@ -272,7 +276,7 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
         fields["percentile"] = percentile
         if range_answers(plan, betting):
             fields["folds_below"] = plan_range_share(plan, betting)
-            if plan.range_raise is not None and betting.raises_this_round == 1:
+            if faces_range_raise(plan, betting):
                 value, size = plan.range_raise
                 fields["raises_from"] = 1.0 - value
                 fields["bluff_raises_from"] = max(

@@ -470,6 +470,13 @@ def range_bet_of(kind, params, round_):
 
 
 @helper
+def range_bluffs(value, size):
+    """The share of the own range that bluffs beside the top `value` in a range bet or raise
+    of `size` pots (`bot.params.range_bet_bluffs`): value size / (1 + size)."""
+    return value * size / (1.0 + size)
+
+
+@helper
 def range_raise_of(kind, params, round_):
     """A profile's range raise (value, size) in `round_` (`bot.params`), or (-1.0, 0.0): none."""
     if kind != PROFILE or params[RANGE_RAISE_AT + 2 * round_] == 0.0:
@@ -535,7 +542,7 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
         value, size = range_raise_of(kind, params, hand[ROUND])
         if value >= 0.0 and hand[RAISES] == 1 and raise_low >= 0 \
                 and (percentile >= 1.0 - value
-                     or share - value * size / (1.0 + size) <= percentile < share):
+                     or share - range_bluffs(value, size) <= percentile < share):
             target = max_spent + np.int64(size * (pot + to_call))
             return RAISE_CODE, min(max(target, raise_low), raise_high)
         if percentile >= share:
@@ -543,7 +550,7 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
         return FOLD_CODE, 0
     value, size = range_bet_of(kind, params, hand[ROUND])
     if raise_low >= 0 and (percentile >= 1.0 - value
-                           or percentile < value * size / (1.0 + size)):
+                           or percentile < range_bluffs(value, size)):
         target = max_spent + np.int64(size * pot)
         return RAISE_CODE, min(max(target, raise_low), raise_high)
     return CALL_CODE, 0

@@ -188,10 +188,9 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     defended = np.zeros(2, dtype=np.bool_)
     member_defended = np.zeros(members, dtype=np.bool_)
     opponent_defended = uses_own_range(opponent_kind, opponent_params)
-    any_defended = opponent_defended
     for k in range(members):
         member_defended[k] = uses_own_range(member_kinds[k], member_params[k])
-        any_defended = any_defended or member_defended[k]
+    any_defended = holdings.holding_v.shape[0] > 0  # `_holdings_for`: some player defends
     own = np.zeros((2, 4, HOLDINGS), dtype=np.float64)
     percentiles = np.zeros(HOLDINGS, dtype=np.float64)
     shares = np.zeros(CLASS_COUNT, dtype=np.float64)
@@ -374,13 +373,17 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         cuts.update(refreshes)
     member_kinds, member_params = encode_portfolio(portfolio)
     opponents = [encode_strategy(first), encode_strategy(then)]
-    # One width for every vector the kernel seats (a chart makes a profile's longer).
-    member_params = stack_vectors([*member_params, *(vector for _, vector in opponents)])[
-        :member_kinds.shape[0]]
-    opponents = [(kind, _padded(np.asarray(vector, dtype=np.float64), member_params.shape[1]))
+    # One width for every vector the kernel seats (a chart makes a profile's longer), the model's
+    # counters included: each is climbed from a start and keeps its chart, so its length.
+    starts = [encode_strategy(profile) for profile in
+              (model.start_profiles if model is not None else ())]
+    width = max(vector.shape[-1] for vector in
+                [member_params, *(vector for _, vector in opponents + starts)])
+    member_params = _padded(member_params, width)
+    opponents = [(kind, _padded(np.asarray(vector, dtype=np.float64), width))
                  for kind, vector in opponents]
     strategies = [(kind, params) for kind, params in zip(member_kinds, member_params)]
-    holdings = _holdings_for(strategies + opponents, deal_set)
+    holdings = _holdings_for(strategies + opponents + starts, deal_set)  # counters: as starts
     holes, boards, tables, preflop_v = _range_context(
         strategies + opponents, getattr(deal_set, "holes", None),
         getattr(deal_set, "boards", None), None)
@@ -420,11 +423,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
             observed = max(observed, fitted)
             found = refresh(game, portfolio, stats, index)
             kind, vector = encode_strategy(found.profile)
-            if vector.shape[0] > member_params.shape[1]:  # a counter with a chart: widen all
-                member_params = stack_vectors([*member_params, vector])[:-1]
-                opponents = [(kind_, _padded(vector_, member_params.shape[1]))
-                             for kind_, vector_ in opponents]
-            member_kinds[-1], member_params[-1] = kind, _padded(vector, member_params.shape[1])
+            member_kinds[-1], member_params[-1] = kind, _padded(vector, width)
             model_ready = True
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
