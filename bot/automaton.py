@@ -25,7 +25,8 @@ instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams
 
 Range defence (version 5): facing a bet, wherever the rules above do not raise, the bot calls
 when the percentile of its holding in its own range (`bot.own_range`) is at least
-min(1, a to_call / pot), pot being both totals now, and folds below (`bot.params`). Range bets
+min(1, a to_call / pot), pot being both totals now, or when v is at least its keep k, and folds
+below (`bot.params`). Range bets
 (version 5): when nothing is owed, the bot bets to the largest total + size pot with the top
 `value` of its range and the bottom value size / (1 + size), and checks the rest.
 
@@ -44,7 +45,8 @@ from dataclasses import dataclass
 
 from gambler.errors import GamblerError
 from gambler.bot.params import (RoundParams, defence_line, range_bet_bluffs,
-                                range_defence_answers, range_defence_share)
+                                range_defence_answers, range_defence_keeps,
+                                range_defence_share)
 from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
                                       raise_to)
 
@@ -70,6 +72,7 @@ class RoundPlan:
     range_bet: tuple[float, float] | None = None  # (value, size): nothing owed, bet by percentile
     range_defence_cap: float | None = None     # c: the largest share of the range folded (None: 1)
     range_defence_from: float | None = None    # r: range defence answers bets from r pots
+    range_defence_keep: float | None = None    # k: a holding with v >= k never folds to it
     range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet by range
 
 
@@ -96,6 +99,7 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
                      else None, defend=params.defend, range_defence=params.range_defence,
                      range_bet=params.range_bet, range_defence_cap=params.range_defence_cap,
                      range_defence_from=params.range_defence_from,
+                     range_defence_keep=params.range_defence_keep,
                      range_raise=params.range_raise)
 
 
@@ -186,7 +190,8 @@ def choose_action(plan: RoundPlan, betting: BettingState,
         _, size = plan.range_raise
         return raise_to(betting.legal_actions().clamp(
             betting.max_spent + int(size * (sum(betting.spent) + to_call))))
-    return CALL_ACTION if percentile >= share else FOLD_ACTION
+    return CALL_ACTION if percentile >= share or range_defence_keeps(plan.range_defence_keep,
+                                                                     plan.v) else FOLD_ACTION
 
 
 def faces_range_raise(plan: RoundPlan, betting: BettingState) -> bool:
@@ -276,6 +281,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
         fields["percentile"] = percentile
         if range_answers(plan, betting):
             fields["folds_below"] = plan_range_share(plan, betting)
+            if plan.range_defence_keep is not None:
+                fields["keeps_from_v"] = plan.range_defence_keep
             if faces_range_raise(plan, betting):
                 value, size = plan.range_raise
                 fields["raises_from"] = 1.0 - value
@@ -297,7 +304,7 @@ def format_fields(fields: dict[str, object]) -> str:
     for name, value in fields.items():
         if name == "raise_range":
             text = "-" if value is None else f"{value[0]}..{value[1]}"
-        elif name in ("v", "v_range", "defend_at"):
+        elif name in ("v", "v_range", "defend_at", "keeps_from_v"):
             text = f"{value:+.4f}"
         elif isinstance(value, bool):
             text = "yes" if value else "no"

@@ -64,6 +64,12 @@ A file with `version: 5` may also give, per round:
     range_defence_from: 1.5      a size r >= 0 in pots (default 0; needs range_defence): range
                                  defence answers only bets of at least r pots, to_call >=
                                  r (pot - to_call); smaller ones meet the rules above.
+    range_defence_keep: 0.85     a win rate k in [-1, 1] (default: none; needs range_defence): a
+                                 holding with v >= k never folds to range defence, it calls
+                                 where the percentile would fold it. Within a range that bet
+                                 big, the minimum defence against a shove folds the bottom of
+                                 the bot's own strongest hands; k at the round's z keeps "bet
+                                 to the end" from ever folding, as its mode says.
     range_bet: [0.3, 1.0]        [value, size] (default: none). When nothing is owed, bet to the
                                  largest total + size pot (pot: both totals) with the top `value`
                                  of the own range (percentile >= 1 - value) and bluff with its
@@ -110,8 +116,8 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent / "configs" / "params"
 _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
-_V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from", "range_bet",
-                  "range_raise")
+_V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from",
+                  "range_defence_keep", "range_bet", "range_raise")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -154,6 +160,7 @@ class RoundParams:
     range_bet: tuple[float, float] | None = None  # (value, size): bet the top and bottom of it
     range_defence_cap: float | None = None       # c: the largest share folded to any bet (None: 1)
     range_defence_from: float | None = None      # r: range defence answers bets from r pots
+    range_defence_keep: float | None = None      # k: a holding with v >= k never folds to it
     range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet, by range
 
     def mixing_probability(self, v: float) -> float:
@@ -214,6 +221,12 @@ def range_defence_answers(from_pots: float | None, to_call: int, pot: int) -> bo
     to_call >= r (pot - to_call), pot being both totals now, the bet included (None: every
     bet)."""
     return from_pots is None or to_call >= from_pots * (pot - to_call)
+
+
+def range_defence_keeps(keep: float | None, v: float) -> bool:
+    """Whether range defence keeps a holding of win rate v from folding (`range_defence_keep`):
+    v >= k (never without a k)."""
+    return keep is not None and v >= keep
 
 
 def range_bet_bluffs(value: float, size: float) -> float:
@@ -304,7 +317,8 @@ class Profile:
         the price margin if on (kind "margin"), the mixed-play numbers if given (kinds
         "probability", "size"), the defence line if given (d0 kind "threshold", d1 kind
         "slope"), range defence if given (kind "defence"), its cap if given (kind
-        "probability") and its least size if given (kind "size"), and range bets if given (value kind "probability", size kind "size")."""
+        "probability"), its least size if given (kind "size") and its keep if given (kind
+        "threshold"), and range bets if given (value kind "probability", size kind "size")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
@@ -333,6 +347,9 @@ class Profile:
             if round_params.range_defence_from is not None:
                 entries.append((f"{name}.range_defence_from", round_params.range_defence_from,
                                 "size"))
+            if round_params.range_defence_keep is not None:
+                entries.append((f"{name}.range_defence_keep", round_params.range_defence_keep,
+                                "threshold"))
             if round_params.range_bet is not None:
                 entries.append((f"{name}.range_bet[0]", round_params.range_bet[0], "probability"))
                 entries.append((f"{name}.range_bet[1]", round_params.range_bet[1], "size"))
@@ -383,6 +400,10 @@ class Profile:
             if range_defence_from is not None:
                 range_defence_from = values[position]
                 position += 1
+            range_defence_keep = round_params.range_defence_keep
+            if range_defence_keep is not None:
+                range_defence_keep = values[position]
+                position += 1
             range_bet = round_params.range_bet
             if range_bet is not None:
                 range_bet = tuple(values[position:position + 2])
@@ -396,7 +417,8 @@ class Profile:
                                   price_margin=margin, defend=defend,
                                   range_defence=range_defence,
                                   range_defence_cap=range_defence_cap,
-                                  range_defence_from=range_defence_from, range_bet=range_bet,
+                                  range_defence_from=range_defence_from,
+                                  range_defence_keep=range_defence_keep, range_bet=range_bet,
                                   range_raise=range_raise,
                                   **mixing))
         return replace(self, rounds=tuple(rounds))
@@ -435,6 +457,8 @@ class Profile:
                 section["range_defence_cap"] = round_params.range_defence_cap
             if self.version >= 5 and round_params.range_defence_from is not None:
                 section["range_defence_from"] = round_params.range_defence_from
+            if self.version >= 5 and round_params.range_defence_keep is not None:
+                section["range_defence_keep"] = round_params.range_defence_keep
             if self.version >= 5 and round_params.range_bet is not None:
                 section["range_bet"] = list(round_params.range_bet)
             if self.version >= 5 and round_params.range_raise is not None:
@@ -563,6 +587,8 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                                                     name, source, 1.0),
                                   range_defence_from=_beside_defence(
                                       section, "range_defence_from", name, source, 10.0),
+                                  range_defence_keep=_beside_defence(
+                                      section, "range_defence_keep", name, source, 1.0, -1.0),
                                   range_bet=(_range_bet(section["range_bet"], name, source)
                                              if "range_bet" in section else None),
                                   range_raise=_range_raise(section, name, source)))
@@ -628,21 +654,28 @@ def _levels(value, name: str, source: str) -> str:
 
 def _fraction(value, field_name: str, source: str, most: float) -> float:
     """A number in [0, most]: a probability (most 1) or a size in pots."""
+    return _number_in(value, field_name, source, 0.0, most)
+
+
+def _number_in(value, field_name: str, source: str, least: float, most: float) -> float:
+    """A finite number in [least, most]."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value) or not 0.0 <= value <= most:
-        raise ProfileError(f"{source}: {field_name}: {value!r} must be a number in [0, {most:g}]")
+            or not math.isfinite(value) or not least <= value <= most:
+        raise ProfileError(f"{source}: {field_name}: {value!r} must be a number in "
+                           f"[{least:g}, {most:g}]")
     return float(value)
 
 
 def _beside_defence(section: dict, key: str, name: str, source: str,
-                    most: float) -> float | None:
-    """A round's `range_defence_cap` (a fraction, `most` 1) or `range_defence_from` (pots, `most`
-    10): a number in [0, most], only beside `range_defence`."""
+                    most: float, least: float = 0.0) -> float | None:
+    """A round's `range_defence_cap` (a fraction, `most` 1), `range_defence_from` (pots, `most`
+    10) or `range_defence_keep` (a win rate, `least` -1, `most` 1): a number in [least, most],
+    only beside `range_defence`."""
     if key not in section:
         return None
     if "range_defence" not in section:
         raise ProfileError(f"{source}: {name}.{key} needs {name}.range_defence")
-    return _fraction(section[key], f"{name}.{key}", source, most)
+    return _number_in(section[key], f"{name}.{key}", source, least, most)
 
 
 def _narrow(value, name: str, source: str) -> float:

@@ -21,9 +21,9 @@ from gambler.protocol.betting import Action
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.defended import deal_set_holding_rates
-from gambler.training.engine import (CALL_CODE, EXPLOITER, FOLD_CODE, RAISE_CODE, EngineError,
-                                     encode_rules, encode_strategy, play_deals, play_hand,
-                                     play_population, stack_vectors)
+from gambler.training.engine import (CALL_CODE, EXPLOITER, FOLD_CODE, RAISE_CODE, RANGE_KEEP_AT,
+                                     EngineError, encode_rules, encode_strategy, play_deals,
+                                     play_hand, play_population, stack_vectors)
 from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action_sets
 from gambler.evaluator.rng import stream_seed
 from test_engine import python_hand, table_strategy
@@ -33,6 +33,7 @@ DATA = Path(__file__).resolve().parent / "data" / "profiles"
 RANGE_PROFILE = str(DATA / "v5-range.yaml")
 CHART_RANGE_PROFILE = str(DATA / "v5-chart-range.yaml")
 RAISE_PROFILE = str(DATA / "v5-range-raise.yaml")
+KEEP_PROFILE = str(DATA / "v5-range-keep.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -127,6 +128,7 @@ def _replay(trace_rows, holes, board, bot, hand_number):
     (RANGE_PROFILE, "C,FCMQHTPODXA,FCHA,FCDX", 12),
     (CHART_RANGE_PROFILE, "FCPA,FCHPA,FCPA,FCPA", 24),
     (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 24),
+    (KEEP_PROFILE, "FCPA,FCPA,FCODXA,FCPA", 24),
 ])
 def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
@@ -135,7 +137,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     decisions went against what the four modes alone would have done, and range bets were made
     by the profile that has them."""
     spec = load_profile(profile)
-    decided = overruled = bets = capped = below_from = raises = 0
+    decided = overruled = bets = capped = below_from = raises = kept = 0
     for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
         strategy = ProfileStrategy(spec, seed=9)
         for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
@@ -151,6 +153,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
                                                fields["pot"])
                 capped += action.kind == "c" and \
                     fields["folds_below"] <= fields["percentile"] < uncapped
+                kept += action.kind == "c" and fields["percentile"] < fields["folds_below"]
             if "percentile" in fields and "folds_below" not in fields and "bets_from" not in fields:
                 below_from += 1  # a bet too small for range defence: the modes answered it
             if "percentile" in fields:
@@ -166,6 +169,8 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     assert (capped > 0) == (has_cap and "A" in actions)  # the cap called some all-ins
     has_from = any(round_params.range_defence_from is not None for round_params in spec.rounds)
     assert (below_from > 0) == has_from
+    has_keep = any(round_params.range_defence_keep is not None for round_params in spec.rounds)
+    assert (kept > 0) == has_keep  # calls below the fold line: the keep's strong holdings
 
 
 def test_range_raises_take_the_top_and_the_best_folds_of_the_first_bet():
@@ -196,6 +201,43 @@ def test_range_raises_take_the_top_and_the_best_folds_of_the_first_bet():
     with pytest.raises(ProfileError,
                        match=r"x.yaml: flop.range_raise\[1\]: 11.0 must be a number in \[0, 10\]"):
         parse_profile(text.replace("range_raise: [0.2, 1.0]", "range_raise: [0.2, 11]"), "x.yaml")
+
+
+def test_the_keep_calls_every_holding_from_its_v_whatever_the_percentile():
+    """range_defence_keep k = 0 on the flop, facing a shove of 19,700 more into 20,300 after
+    the bot bet 300 (folds 19,700 / 20,300 of the range at a = 1 with a cap of 0.6: the cap
+    binds): a holding at the 0.1 percentile folds with v = -0.01 and calls with v = 0 and
+    above, as the 0.7 percentile calls at any v. Without a keep v changes nothing; a raise
+    the modes make stands. The key: a win rate in [-1, 1], beside range defence, tunable as a
+    threshold, packed as 2 + k per round."""
+    profile = load_profile(KEEP_PROFILE)
+    params = profile.rounds[1]
+    state = BettingState.start(NL)
+    for action in (Action("c"), Action("c"), Action("r", 300), Action("r", 20_000)):
+        state = state.apply(action)
+    assert state.round == 1 and state.spent == (300, 20_000)  # the bot bet 300, was shoved on
+    actions = {v: str(choose_action(plan_for_state(params, v, state, 1.0), state, 0.1))
+               for v in (-0.5, -0.01, 0.0, 0.95)}
+    assert actions == {-0.5: "f", -0.01: "f", 0.0: "c", 0.95: "c"}
+    assert str(choose_action(plan_for_state(params, -0.5, state, 1.0), state, 0.7)) == "c"
+    plain = load_profile(RANGE_PROFILE).rounds[1]
+    assert str(choose_action(plan_for_state(plain, 0.95, state, 1.0), state, 0.1)) == "f"
+    text = Path(KEEP_PROFILE).read_text()
+    assert parse_profile(profile.to_yaml()) == profile
+    assert ("flop.range_defence_keep", 0.0, "threshold") in profile.tunable()
+    moved = profile.with_tunable([-0.25 if label == "turn.range_defence_keep" else value
+                                  for label, value, _ in profile.tunable()])
+    assert [r.range_defence_keep for r in moved.rounds] == [None, 0.0, -0.25, 0.2]
+    vector = encode_strategy(moved)[1]
+    assert list(vector[RANGE_KEEP_AT:RANGE_KEEP_AT + 4]) == [0.0, 2.0, 1.75, 2.2]
+    with pytest.raises(ProfileError, match=r"x.yaml: flop.range_defence_keep: 1.5 must be a "
+                                           r"number in \[-1, 1\]"):
+        parse_profile(text.replace("range_defence_keep: 0.0", "range_defence_keep: 1.5"),
+                      "x.yaml")
+    alone = text.replace("  range_defence: 1.0\n  range_defence_cap: 0.6\n", "", 1)
+    with pytest.raises(ProfileError, match="x.yaml: flop.range_defence_keep needs "
+                                           "flop.range_defence"):
+        parse_profile(alone, "x.yaml")
 
 
 def test_the_own_range_folds_its_share_to_a_bet():
@@ -284,7 +326,8 @@ def held_deals(tmp_path_factory):
 @pytest.mark.parametrize("pair", [(RANGE_PROFILE, "default-v2"), ("prober", RANGE_PROFILE),
                                   (RANGE_PROFILE, CHART_RANGE_PROFILE), ("raise", RANGE_PROFILE),
                                   (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE),
-                                  (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE)])
+                                  (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE),
+                                  ("shover", KEEP_PROFILE), (KEEP_PROFILE, "sizer")])
 def test_engine_hands_equal_tcp_hands_with_range_defence(held_deals, pair):
     """The engine's loop for range defence (`training.defended`: the own range in rows)
     against the TCP bot (`bot.own_range`), action for action and chip for chip."""

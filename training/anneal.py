@@ -249,7 +249,7 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
 _BOUNDS = {"price": (-1.0, 1.0), "slow_play": (0.0, 1.0), "bluff": (0.0, 1.0),
            "bluff_size": (0.0, 10.0), "defend[0]": (-1.0, 2.0), "defend[1]": (-4.0, 4.0),
            "range_defence": (0.0, 10.0), "range_defence_cap": (0.0, 1.0),
-           "range_defence_from": (0.0, 10.0),
+           "range_defence_from": (0.0, 10.0), "range_defence_keep": (-1.0, 1.0),
            "range_bet[0]": (0.0, 1.0), "range_bet[1]": (0.0, 10.0),
            "range_raise[0]": (0.0, 1.0), "range_raise[1]": (0.0, 10.0)}
 

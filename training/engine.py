@@ -125,6 +125,7 @@ RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: 1 + round r's range bet share (0: 
 RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: 1 + round r's range defence cap (0: none, a cap of 1)
 RANGE_FROM_AT = RANGE_CAP_AT + 4  # + r: the least bet, in pots, range defence answers (0: all)
 RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: 1 + round r's range raise share (0: none), its size
+RANGE_KEEP_AT = RANGE_RAISE_AT + 8  # + r: 2 + round r's range defence keep k (0: none)
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -485,6 +486,15 @@ def range_raise_of(kind, params, round_):
 
 
 @helper
+def range_defence_keep_of(params, round_):
+    """A profile's range defence keep k in `round_`: the least v that range defence never folds
+    (inf when the profile gives none)."""
+    if params[RANGE_KEEP_AT + round_] == 0.0:
+        return np.inf
+    return params[RANGE_KEEP_AT + round_] - 2.0
+
+
+@helper
 def range_defence_cap_of(params, round_):
     """A profile's range defence cap in `round_`: the largest share of its range it folds (1.0
     when the profile gives none)."""
@@ -514,18 +524,19 @@ def percentile_decides(kind, params, hand, player):
 
 
 @helper
-def range_decision(kind, params, hand, player, code, amount, percentile, raise_low, raise_high):
+def range_decision(kind, params, hand, player, code, amount, win_rate, percentile, raise_low,
+                   raise_high):
     """(code, raise-to) once the holding's `percentile` in the player's own range has its say on
     the automaton's (code, amount), where `percentile_decides` (`bot.automaton.choose_action`):
     facing a bet, a raise stands and anything else calls from min(c, a to_call / pot) up (c the
-    cap, 1 without one) and folds below, for bets of at least `range_defence_from` pots (to_call
-    >= r (pot - to_call); the modes answer smaller ones), except that with a range raise facing
-    the round's first bet the top `value` of the range and its value size / (1 + size) just
-    below the folding share raise to the largest total + size (pot + to_call), where a raise is
-    legal (`bot.automaton.range_raises`); with nothing owed, the top `value` of
-    the range and its bottom value size / (1 + size) bet to the largest total + size pot, the
-    rest checks. A NaN
-    percentile (a range of no mass) leaves the action as it was."""
+    cap, 1 without one), or when its v `win_rate` is at least the keep k, and folds below, for
+    bets of at least `range_defence_from` pots (to_call >= r (pot - to_call); the modes answer
+    smaller ones), except that with a range raise facing the round's first bet the top `value`
+    of the range and its value size / (1 + size) just below the folding share raise to the
+    largest total + size (pot + to_call), where a raise is legal (`bot.automaton.range_raises`);
+    with nothing owed, the top `value` of the range and its bottom value size / (1 + size) bet to
+    the largest total + size pot, the rest checks. A NaN percentile (a range of no mass) leaves
+    the action as it was."""
     if np.isnan(percentile):
         return code, amount
     max_spent = hand[MAX_SPENT]
@@ -545,7 +556,7 @@ def range_decision(kind, params, hand, player, code, amount, percentile, raise_l
                      or share - range_bluffs(value, size) <= percentile < share):
             target = max_spent + np.int64(size * (pot + to_call))
             return RAISE_CODE, min(max(target, raise_low), raise_high)
-        if percentile >= share:
+        if percentile >= share or win_rate >= range_defence_keep_of(params, hand[ROUND]):
             return CALL_CODE, 0
         return FOLD_CODE, 0
     value, size = range_bet_of(kind, params, hand[ROUND])
@@ -1055,6 +1066,8 @@ def profile_vector(profile) -> np.ndarray:
             vector[RANGE_CAP_AT + round_] = 1.0 + numbers.range_defence_cap
         if numbers.range_defence_from is not None:
             vector[RANGE_FROM_AT + round_] = numbers.range_defence_from
+        if numbers.range_defence_keep is not None:
+            vector[RANGE_KEEP_AT + round_] = 2.0 + numbers.range_defence_keep
         if numbers.range_bet is not None:
             vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
             vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]

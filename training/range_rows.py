@@ -81,8 +81,8 @@ def bot_action(kind, params, value, rules, hand, bot, mixed, decides, percentile
     code, amount = fixed_action(kind, params, value, rules, hand, bot, mixed)
     if decides:
         raise_low, raise_high = raise_range(rules, hand, bot)
-        return range_decision(kind, params, hand, bot, code, amount, percentile, raise_low,
-                              raise_high)
+        return range_decision(kind, params, hand, bot, code, amount, value, percentile,
+                              raise_low, raise_high)
     return code, amount
 
 
