@@ -4,6 +4,7 @@ objective's LBR term (with LBR itself, measured again independently)."""
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,8 @@ from gambler.training.config import TrainConfig
 from gambler.training.engine import encode_strategy
 from gambler.training.evaluate import Chips, Score, score_pairs
 from gambler.training.lbr import format_action_sets, run_lbr
+
+KEEP_PROFILE = Path(__file__).resolve().parent / "data" / "profiles" / "v5-range-keep.yaml"
 
 GAME = load_game(NOLIMIT)
 DEAL_SEED = 1000
@@ -145,6 +148,31 @@ def test_proposals_move_one_parameter_and_keep_thresholds_ordered():
     draw = np.random.default_rng(9).normal()
     moved = propose(vector, 5, 3.0, np.random.default_rng(9))
     assert moved[5] == pytest.approx(vector[5] + 3.0 * draw)
+
+
+def test_range_defence_proposals_stay_in_their_keys_bounds():
+    """Range defence's numbers (version 5) moved by huge steps stay where the profile file accepts
+    them: a in [0, 10], its cap in [0, 1], its keep (a win rate) in [-1, 1]; and the moved
+    profile loads."""
+    profile = load_profile(KEEP_PROFILE)
+    entries = profile.tunable()
+    labels = [label for label, _, _ in entries]
+    vector = np.array([value for _, value, _ in entries])
+    bounds = {"range_defence": (0.0, 10.0), "range_defence_cap": (0.0, 1.0),
+              "range_defence_keep": (-1.0, 1.0)}
+    rng = np.random.default_rng(5)
+    seen = set()
+    for position, label in enumerate(labels):
+        key = label.rsplit(".", 1)[1]
+        if key not in bounds:
+            continue
+        for _ in range(40):
+            candidate = propose(vector, position, 50.0, rng, labels)
+            low, high = bounds[key]
+            assert low <= candidate[position] <= high, label
+            seen.add((key, candidate[position] in (low, high)))
+        profile.with_tunable(candidate)  # still a valid profile
+    assert {(key, True) for key in bounds} <= seen  # every bound was reached and held
 
 
 class OpponentStub(StubBackend):

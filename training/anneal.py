@@ -228,8 +228,9 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
             labels: list[str] | None = None):
     """A copy of `vector` with one parameter moved: thresholds kept ordered and in [-1, 1], a
     price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots, a defence
-    line's d0 in [-1, 2] (2: never) and d1 in [-4, 4], range defence in [0, 10], a range bet's
-    share in [0, 1] and size in [0, 10] pots. `labels`
+    line's d0 in [-1, 2] (2: never) and d1 in [-4, 4], range defence in [0, 10], its cap in
+    [0, 1], its least size in [0, 10] pots and its keep in [-1, 1], a range bet's or range
+    raise's share in [0, 1] and size in [0, 10] pots. `labels`
     (`Profile.tunable`'s) say which is which; without them the vector is a version 1 profile's
     44 numbers."""
     candidate = vector.copy()
