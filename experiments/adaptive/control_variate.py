@@ -23,7 +23,7 @@ from gambler.training.deals import compute_deal_set
 from gambler.training.engine import CALL_CODE, FOLD_CODE, encode_rules
 from gambler.training.portfolio import play_portfolio
 
-MEMBERS = ("default", "price-aware")
+MEMBERS = ("default-v2", "price-aware")
 
 
 def rows_of(match, deals, game):

@@ -34,7 +34,7 @@ from gambler.training.portfolio import play_portfolio  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("portfolio", nargs="?", default="adaptive")
-    parser.add_argument("--opponents", default="handmade,default,price-aware,seed,sizer,prober")
+    parser.add_argument("--opponents", default="handmade,default-v2,price-aware,seed,sizer,prober")
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--hands", type=int, default=3000)

@@ -16,7 +16,7 @@ from gambler.training.deals import compute_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import play_portfolio
 
-MEMBERS = ("default", "price-aware")
+MEMBERS = ("default-v2", "price-aware")
 
 
 def uniform(members, estimator):

@@ -42,8 +42,8 @@ def watch(game, rules, opponent, hands: int) -> OpponentStats:
     """The opponent's counts over `hands` hands against `default` (a portfolio of `default`
     twice, so the engine keeps the hands; hand h plays deal h // 2 from position h % 2)."""
     deals, _ = cached_deal_set(600, 0, (hands + 1) // 2)
-    default = resolve_strategy("default")
-    alone = Portfolio(("default", "default"), (default, default))
+    default = resolve_strategy("default-v2")
+    alone = Portfolio(("default-v2", "default-v2"), (default, default))
     match = play_portfolio(rules, alone, opponent, deals, 0, game.big_blind, min(game.stacks),
                            traces=True)
     stats = OpponentStats()
@@ -79,7 +79,7 @@ def main() -> None:
     search, _ = cached_deal_set(601, 0, 4000)
     held_out, _ = cached_deal_set(602, 0, 20000)
     calibration, _ = cached_deal_set(603, 0, 2000)
-    starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
+    starts = {name: resolve_strategy(name) for name in ("default-v2", "price-aware")}
     print(f"{'opponent':>24}  {'default':>16}  {'price-aware':>16}  {'counter':>16}  "
           + ("(counter searched against the opponent itself, " if options.oracle
            else f"(counter found from {options.watch:,} hands, "
@@ -91,7 +91,7 @@ def main() -> None:
             model = opponent
         else:
             stats = watch(game, rules, opponent, options.watch)
-            model = (calibrated_model(stats, starts["default"], calibration, rules, game,
+            model = (calibrated_model(stats, starts["default-v2"], calibration, rules, game,
                                       options.calibrate)
                      if options.calibrate else fit_exploiter(stats))
         counter = best_response(model, starts, search, rules, 1, game.big_blind,

@@ -165,7 +165,7 @@ def iterate(game, rules, opponent, label: str, rounds: int, searched_by) -> None
     """The `iterate` probe (module docstring): each round's counter plays the next 1,500 hands
     (as a portfolio of itself twice, so the engine keeps the hands for the counts)."""
     stats = OpponentStats()
-    player = resolve_strategy("default")
+    player = resolve_strategy("default-v2")
     for step in range(rounds):
         deals, _ = cached_deal_set(610 + step, 0, 750)
         match = play_portfolio(rules, Portfolio(("p", "p"), (player, player)), opponent, deals, 0,
@@ -190,7 +190,7 @@ def main() -> None:
     rules = encode_rules(game)
     search, _ = cached_deal_set(601, 0, 4000)
     held_out, _ = cached_deal_set(602, 0, 20000)
-    starts = {name: resolve_strategy(name) for name in ("default", "price-aware")}
+    starts = {name: resolve_strategy(name) for name in ("default-v2", "price-aware")}
 
     def searched(model, start=starts, keep=False):
         if isinstance(model, list) or start is not starts:
@@ -206,7 +206,7 @@ def main() -> None:
 
     base = None
     if options.mode in ("self-prior", "station"):
-        base = observed_shares(watch(game, rules, resolve_strategy("default"), 20000))
+        base = observed_shares(watch(game, rules, resolve_strategy("default-v2"), 20000))
     for name in options.opponents.split(","):
         opponent = resolve_strategy(name)
         label = name.rsplit("/", 1)[-1]

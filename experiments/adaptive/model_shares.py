@@ -58,7 +58,7 @@ def main() -> None:
     if args.calibrate:
         calibration, _ = cached_deal_set(603, 0, 2000)
         models[f"calibrated {args.calibrate}"] = calibrated_model(
-            real, resolve_strategy("default"), calibration, rules, game, args.calibrate)
+            real, resolve_strategy("default-v2"), calibration, rules, game, args.calibrate)
     watched = {"opponent": real} | {label: watch(game, rules, model, 1500)
                                     for label, model in models.items()}
     for position in range(2):
@@ -70,7 +70,7 @@ def main() -> None:
                             for label, stats in watched.items())
         print(f"position {position} entered the pot preflop: {entered}\n")
     deals, _ = cached_deal_set(602, 0, 5000)
-    for start in ("default", "price-aware"):
+    for start in ("default-v2", "price-aware"):
         profile = resolve_strategy(start)
         cells = [f"against the opponent {score(rules, game, profile, opponent, deals)[0]:+,.0f}"]
         cells += [f"against the {label} model {score(rules, game, profile, model, deals)[0]:+,.0f}"

@@ -28,7 +28,7 @@ from gambler.training.deals import cached_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import play_portfolio
 
-OPPONENTS = ("seed", "handmade", "default-v1", "default", "price-aware", "call", "raise",
+OPPONENTS = ("seed", "handmade", "default-v1", "default-v2", "price-aware", "call", "raise",
              "allin", "random", "catcher", "shover", "prober", "sizer")
 
 

@@ -9,7 +9,7 @@ set -e
 portfolio=${PORTFOLIO:-adaptive}
 out=$1; first=$2; matches=$3; shift 3
 mkdir -p "$out"
-opponents=${*:-"seed handmade default-v1 default price-aware call raise allin random catcher shover prober sizer"}
+opponents=${*:-"seed handmade default-v1 default-v2 price-aware call raise allin random catcher shover prober sizer"}
 for opponent in $opponents; do
     seed=$first
     while [ "$seed" -lt $((first + matches)) ]; do

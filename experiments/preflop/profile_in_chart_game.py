@@ -63,4 +63,4 @@ def main(names):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["default"])
+    main(sys.argv[1:] or ["default-v2"])
