@@ -87,10 +87,14 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
     """configs/ has no experiment folder; every profile in configs/params, exploiter in
     configs/exploiters and chart in configs/charts loads; the default
     training config is the only one in configs/train; every training config under experiments/
-    parses and starts from a profile that exists, run from the repository's root."""
+    parses and starts from a profile that exists, run from the repository's root; every
+    portfolio and switch under experiments/ loads (its members and counter starts still name
+    single strategies: `default` became a portfolio in session 20)."""
     import os
+    import re
 
     from gambler.bot.chart import load_chart
+    from gambler.bot.params import file_kind
     from gambler.bot.strategies import resolve_strategy
     from gambler.training.config import load_config
 
@@ -114,6 +118,12 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
             config = load_config(path.relative_to(ROOT))
             if not config.start.startswith("runs/"):  # a later pass starts from a run's best
                 resolve_strategy(config.start)
+        portfolios = [path for path in (ROOT / "experiments").rglob("*.yaml")
+                      if re.search(r"kind: (portfolio|switch)", path.read_text()[:300])
+                      and file_kind(path) in ("portfolio", "switch")]  # no chart parsed
+        assert len(portfolios) >= 30
+        for path in portfolios:
+            resolve_strategy(str(path.relative_to(ROOT)))
     finally:
         os.chdir(here)
 
