@@ -259,5 +259,5 @@ def test_a_chart_is_found_by_path_or_shipped_name_and_a_missing_one_is_named():
     assert find_chart_file("preflop") == find_chart_file("preflop.yaml")
     assert load_chart(find_chart_file("preflop")).name == "preflop"
     with pytest.raises(ChartError,
-                       match=r"no chart file 'nosuch' \(shipped charts: preflop, preflop-edge\)"):
+                       match=r"no chart file 'nosuch' \(shipped charts: preflop, preflop-edge, preflop-tight\)"):
         load_chart("nosuch")
