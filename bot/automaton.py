@@ -26,9 +26,9 @@ instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams
 Range defence (version 5): facing a bet, wherever the rules above do not raise, the bot calls
 when the percentile of its holding in its own range (`bot.own_range`) is at least
 min(1, a to_call / pot), pot being both totals now, or when v is at least its keep k, and folds
-below (`bot.params`). Range bets
-(version 5): when nothing is owed, the bot bets to the largest total + size pot with the top
-`value` of its range and the bottom value size / (1 + size), and checks the rest.
+below (`bot.params`). Range bets (version 5): when nothing is owed, the bot bets to the largest
+total + size pot with the top `value` of its range and the bottom value size / (1 + size), and
+checks the rest.
 
 Mixed play (version 2): at the plan a uniform draw u decides the round's variant. With
 u < slow_play, a hand in mode 3 or 4 checks when nothing is owed (and plays its mode when bet
