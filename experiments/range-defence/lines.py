@@ -32,23 +32,11 @@ from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action
 KINDS = "fcr"
 
 
-def preflop_line(trace, first: int, letters: str, big_blind: int) -> str:
-    """A hand's preflop line from its trace (round, action code, raise-to; -1 rows unused): each
-    action as the actor's letter (`letters[0]` for position `first`, `letters[1]` for the other),
-    f, c or r and the raise-to in big blinds, then " post" if the hand saw a flop."""
-    actor, words = 1, []  # reverse blinds: position 1 (the small blind) acts first
-    for round_, code, amount in trace:
-        if round_ != 0:
-            continue
-        size = f"{amount / big_blind:g}" if KINDS[code] == "r" else ""
-        words.append(f"{letters[0] if actor == first else letters[1]}{KINDS[code]}{size}")
-        actor = 1 - actor
-    return " ".join(words) + (" post" if bool((trace[:, 0] > 0).any()) else "")
-
-
 def full_line(trace, first: int, letters: str, big_blind: int) -> str:
-    """A hand's whole line, as `preflop_line`'s words through every round, `|` between rounds
-    (after the flop the big blind, position 0, acts first)."""
+    """A hand's line from its trace (round, action code, raise-to; -1 rows unused): each action as
+    the actor's letter (`letters[0]` for position `first`, `letters[1]` for the other), f, c or r
+    and the raise-to in big blinds, `|` between rounds (reverse blinds: the small blind, position
+    1, acts first before the flop, the big blind after it)."""
     words, actor, last_round = [], 1, 0
     for round_, code, amount in trace:
         if round_ < 0:
@@ -60,6 +48,12 @@ def full_line(trace, first: int, letters: str, big_blind: int) -> str:
         words.append(f"{letters[0] if actor == first else letters[1]}{KINDS[code]}{size}")
         actor = 1 - actor
     return " ".join(words)
+
+
+def preflop_line(trace, first: int, letters: str, big_blind: int) -> str:
+    """`full_line` up to the flop, then " post" if the hand saw one."""
+    preflop, flop, _ = full_line(trace, first, letters, big_blind).partition(" |")
+    return preflop + (" post" if flop else "")
 
 
 def main():
