@@ -13,24 +13,21 @@ match's (mbb/hand, model hands, model net BB), rewritten after each row.
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from gambler.bot.strategies import resolve_strategy
-from gambler.protocol.gamedef import load_game
-from gambler.training.deals import cached_deal_set
-from gambler.training.engine import encode_rules
-from gambler.training.portfolio import PORTFOLIO_MATCH_DEALS, play_portfolio
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "adaptive"))
 
+from sweep import mean_ci  # noqa: E402  (experiments/adaptive/sweep.py)
 
-def mean_ci(values) -> tuple[float, float]:
-    """The mean and its 95% half-width over matches (0 from one value)."""
-    values = np.asarray(values, dtype=float)
-    half = 1.959964 * values.std(ddof=1) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return float(values.mean()), float(half)
+from gambler.bot.strategies import resolve_strategy  # noqa: E402
+from gambler.protocol.gamedef import load_game  # noqa: E402
+from gambler.training.deals import cached_deal_set  # noqa: E402
+from gambler.training.engine import encode_rules  # noqa: E402
+from gambler.training.portfolio import PORTFOLIO_MATCH_DEALS, play_portfolio  # noqa: E402
 
 
 def main() -> None:
@@ -39,15 +36,16 @@ def main() -> None:
     game = load_game()
     rules = encode_rules(game)
     big_blind = game.big_blind
+    portfolios = {arm: resolve_strategy(arm) for arm in arms}
+    deal_sets = [cached_deal_set(seed + k, 0, PORTFOLIO_MATCH_DEALS)[0] for k in range(matches)]
     results: dict[str, list] = {}
     for opponent_name in opponents:
         opponent = resolve_strategy(opponent_name)
         for arm in arms:
-            portfolio = resolve_strategy(arm)
+            portfolio = portfolios[arm]
             rows = []
             started = time.perf_counter()
-            for k in range(matches):
-                deals, _ = cached_deal_set(seed + k, 0, PORTFOLIO_MATCH_DEALS)
+            for k, deals in enumerate(deal_sets):
                 match = play_portfolio(rules, portfolio, opponent, deals, seed + k, big_blind,
                                        min(game.stacks))
                 model = (match.chosen == portfolio.model_slot if portfolio.model is not None

@@ -46,14 +46,15 @@ def main() -> None:
         return found
 
     hands = 2 * PORTFOLIO_MATCH_DEALS
+    if opponent.startswith("lbr:"):
+        from gambler.training.lbr import LbrDeals
+        from gambler.training.lbr_portfolio import play_lbr_match
+
+        lbr_deals = LbrDeals(seed, hands * matches)
     for k in range(matches):
         predicted.clear()
         if opponent.startswith("lbr:"):
-            from gambler.training.lbr import LbrDeals
-            from gambler.training.lbr_portfolio import play_lbr_match
-
-            deals = LbrDeals(seed, hands * matches)
-            match = play_lbr_match(portfolio, game, deals, k * PORTFOLIO_MATCH_DEALS,
+            match = play_lbr_match(portfolio, game, lbr_deals, k * PORTFOLIO_MATCH_DEALS,
                                    PORTFOLIO_MATCH_DEALS, seed + k,
                                    ",".join([opponent[4:]] * game.num_rounds), refresh=refresh)
             ours = np.array([-match.adjusted[h // 2, 1 - h % 2] for h in range(hands)])
