@@ -83,6 +83,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       window: 0          # fitted on the last `window` hands only (0, the default: all of them)
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
       budget: match      # whose chips the bar counts: the match's or the model's (below)
+      account: raw       # how it counts a hand: its chips, or all-in adjusted (below)
       lead: 1            # its first weight, as a multiple of the best member's (default 1;
                          # any number above 0: below 1 the counter starts behind the member)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
@@ -136,6 +137,16 @@ beats both members (an exploiter searched against them), the match's bar keeps t
 for good, though it is the one slot that might win; this one does not charge the model for the
 members' losses, and still bounds what it can lose, hand by hand.
 
+**An account without the run-outs' luck** (`account: adjusted`; default `raw`). Either bar may
+count each hand all-in adjusted instead of in raw chips: an all-in before the river scores
+(2 e - 1) x the stake, e the bot's exact equity with the board then (`hand_reward`, what Exp3
+is told), so a counter that gets its stack in ahead and loses the run-out is charged what the
+all-in was worth, not the stack. Against a fixed opponent a counter's early all-ins decide most
+of the raw account's swings, and a raw bar stops a counter that wins on bad luck; against an
+opponent that answers the counter at once (a best response), the stacks it wins are won with
+the best hand, and both accounts fall alike. The bound is then on the adjusted account: the
+realised chips may fall further behind by the run-outs' luck, which is zero in expectation.
+
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
@@ -161,6 +172,10 @@ _KEYS = ("kind", "name", "description", "provenance", "members", "exploration", 
 #: Whose chips the model's budget counts (module docstring, "The budget" and "The model's
 #: own account").
 BUDGETS = ("match", "model")
+
+#: How the model's budget counts a hand (module docstring, "An account without the run-outs'
+#: luck").
+ACCOUNTS = ("raw", "adjusted")
 
 #: The estimators a portfolio file may name (module docstring, "The estimate", "Revealed folds").
 ESTIMATORS = ("agreement", "folds")
@@ -190,6 +205,7 @@ class Model:
     lead: float = 1  # the model's first weight: `lead` times the best member's (above 0)
     prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
+    account: str = "raw"  # how the bar counts a hand: its chips, or all-in adjusted
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
     start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
     margin: int = 0  # mbb/hand another start must win beyond the first (`training.counter`)
@@ -204,12 +220,15 @@ class Model:
 
         >>> Model(allowance=250, budget="model").budget_phrase()
         'its own hands stand at a stack less 250 big blinds or more'
+        >>> Model(allowance=200, budget="model", account="adjusted").budget_phrase()
+        'its own hands stand at a stack less 200 big blinds or more, all-in adjusted'
         """
         account = "the match" if self.budget == "match" else "its own hands"
+        counted = ", all-in adjusted" if self.account == "adjusted" else ""
         if self.allowance == 0:
-            return f"{account} {'is' if self.budget == 'match' else 'are'} a stack ahead"
+            return f"{account} {'is' if self.budget == 'match' else 'are'} a stack ahead{counted}"
         return f"{account} stand{'s' if self.budget == 'match' else ''} at a stack less " \
-               f"{self.allowance:,} big blinds or more"
+               f"{self.allowance:,} big blinds or more{counted}"
 
     def fit_phrase(self) -> str:
         """Which hands the model is fitted on, in words (`Portfolio.describe`).
@@ -517,10 +536,11 @@ def _parse_model(value, where: str) -> Model:
             numbers["start_profiles"] = _parse_starts(given, f"{where}: starts")
             numbers[key] = tuple(given)  # a list of names: _parse_starts checked it
             continue
-        if key == "budget":
-            if given not in BUDGETS:
-                raise ProfileError(f"{where}: budget: {given!r} is not one of "
-                                   f"{', '.join(BUDGETS)}")
+        if key in ("budget", "account"):
+            choices = BUDGETS if key == "budget" else ACCOUNTS
+            if given not in choices:
+                raise ProfileError(f"{where}: {key}: {given!r} is not one of "
+                                   f"{', '.join(choices)}")
             numbers[key] = given
             continue
         if key == "lead":
@@ -615,7 +635,7 @@ class PortfolioStrategy:
         self.probabilities: list[float] = []
         self.decisions: list[tuple[MatchState, Action]] = []
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
-        self.balance = 0  # our chips so far, raw: the model's budget (`budget: match`) ...
+        self.balance = 0  # our chips so far: the model's budget (`budget: match`) ...
         self.model_balance = 0  # ... or the chips of the hands the model played (`model`)
         self.refresher = refresher
         self.refresh_wait = refresh_wait
@@ -729,7 +749,8 @@ class PortfolioStrategy:
         the opponent's play and start the next counter when its hands are all in."""
         if state.hand != self.hand:  # we never acted: every member agrees
             self._start(state.hand)
-        reward = hand_reward(state) / self.big_blind
+        value = hand_reward(state)
+        reward = value / self.big_blind
         reached, revealed = self._reveals(reward)
         if self.portfolio.estimator == "folds":
             self.rule.credit(revealed_estimates(reached, revealed, self.probabilities))
@@ -737,11 +758,12 @@ class PortfolioStrategy:
             count = len(self.decisions)
             self.rule.update(reward, [first == count for first in reached], self.probabilities)
         self.history.append((state.hand, self.chosen, reward, self.probabilities))
-        chips = state.payoffs()[state.position]
+        model = self.portfolio.model
+        adjusted = model is not None and model.account == "adjusted"
+        chips = value if adjusted else state.payoffs()[state.position]
         self.balance += chips
         if self.chosen == self.portfolio.model_slot:
             self.model_balance += chips
-        model = self.portfolio.model
         if model is not None:
             if model.window:
                 self.recent.append(state)

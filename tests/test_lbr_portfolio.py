@@ -154,6 +154,32 @@ def test_the_model_is_fitted_to_lbr_and_its_counter_is_met_by_lbr_told_so(budget
         assert (before[40:] < risk).all() and model_hands.size == 0
 
 
+def test_an_adjusted_account_charges_the_counters_all_ins_their_equity():
+    """`account: adjusted` against `raw`: a counter that moves all in every hand, met by LBR,
+    which calls it with the better hand. Each run draws the model only while its own hands so
+    far, counted its way, stand at the bar (a stack less 300 big blinds), and once below it
+    never again. On these deals the counter wins its run-outs more often than its equity says:
+    counted raw it stays above the bar and plays 56 hands; all-in adjusted it falls below
+    after a few and stops (counting raw chips in the adjusted run fails this)."""
+    played = {}
+    for account in ("raw", "adjusted"):
+        bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
+                                      "population: 2, seed: 5, allowance: 300, budget: model, "
+                                      f"account: {account}}}\n")
+        match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43,
+                               ACTIONS, refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+        mine = match.chosen == 1
+        values = match.adjusted if account == "adjusted" else match.chips
+        ours = np.array([-values[h // 2, 1 - h % 2] for h in range(2 * DEALS)])
+        before = np.concatenate([[0.0], np.cumsum(np.where(mine, ours, 0.0))[:-1]])
+        risk = min(GAME.stacks) - 300 * GAME.big_blind
+        assert (before[mine] >= risk).all()
+        below = np.flatnonzero(before < risk)
+        assert below.size == 0 or not mine[below[0]:].any()
+        played[account] = int(mine.sum())
+    assert played["raw"] > 10 * played["adjusted"] > 0
+
+
 def test_gambler_lbr_names_a_portfolio_and_says_lbr_is_told_the_member(tmp_path, capsys):
     from gambler.training.lbr_cli import main
 

@@ -79,6 +79,7 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{lead: -0.5}", "model: lead: -0.5 is not above 0"),
     ("{lead: often}", "model: lead: a number expected, got 'often'"),
     ("{budget: bot}", "model: budget: 'bot' is not one of match, model"),
+    ("{account: net}", "model: account: 'net' is not one of raw, adjusted"),
     ("[500]", "model: a mapping of every, lag"),
 ])
 def test_a_bad_model_names_the_file_and_the_field(model, message):
@@ -152,7 +153,8 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
 @pytest.mark.parametrize("opponent, seat, duplicate, extra", [
     ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
     ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2"),
-    ("call", 0, True, "lead: 4"), ("sizer", 1, True, "allowance: 250, budget: model")])
+    ("call", 0, True, "lead: 4"), ("sizer", 1, True, "allowance: 250, budget: model"),
+    ("sizer", 0, True, "allowance: 300, budget: model, account: adjusted")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
                                                                         duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
@@ -175,13 +177,13 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     # before hand 60 the model cannot be drawn; after, only while the bot is a stack ahead
     # (less the allowance), in the match or in the model's own hands
     assert (match.probabilities[:60, 2] == 0).all()
-    counted = match.chips if chosen.model.budget == "match" else \
-        np.where(match.chosen == 2, match.chips, 0)
+    each = match.adjusted if chosen.model.account == "adjusted" else match.chips
+    counted = each if chosen.model.budget == "match" else np.where(match.chosen == 2, each, 0)
     ahead = np.concatenate([[0.0], np.cumsum(counted)[:-1]]) >= STACK - \
         chosen.model.allowance * NL.big_blind
     assert ((match.probabilities[60:, 2] > 0) == ahead[60:]).all()
     if chosen.model.budget == "model":
-        assert bot.model_balance == counted.sum()
+        assert bot.model_balance == pytest.approx(counted.sum(), abs=1e-6)
     if opponent != "prober":  # the members beat these by a stack soon: the model plays
         assert (match.chosen == 2).sum() > 20
         # the first hand it can be drawn it is level with the best member (the same
@@ -349,6 +351,42 @@ def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more(tmp_path)
     assert match.chosen.tolist() == [row[1] for row in bot.history]
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
     assert bot.model_balance == match.chips[model].sum()
+
+
+def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out(tmp_path):
+    """`account: adjusted`, own hands, an allowance of 500 big blinds: the rigged counter moves
+    all in every hand against a calling station, so each of its hands is an all-in before the
+    flop, charged (2 e - 1) x the stack (e its exact preflop equity) instead of the stack won
+    or lost. The model plays a hand exactly while the adjusted sum of its own hands so far is at
+    least the bar; counted raw the bar would have refused some of those hands, or played some
+    it refused (the run-outs' luck), so the rule is the adjusted one (counting raw chips in the
+    engine, before a part or within it, fails this). The TCP bot refuses and plays the same
+    hands, and its own account is the adjusted sum."""
+    chosen = modelled("{every: 40, lag: 10, allowance: 500, budget: model, account: adjusted}")
+    deal_set = compute_deal_set(seed=32, first_deal=0, count=400)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
+                           NL.big_blind, STACK, game=NL,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    bar = STACK - 500 * NL.big_blind
+    model = match.chosen == 2
+    installed = np.arange(model.size) >= 40
+
+    def before(values):
+        return np.concatenate([[0.0], np.cumsum(np.where(model, values, 0.0))[:-1]])
+
+    adjusted, raw = before(match.adjusted), before(match.chips)
+    assert ((match.probabilities[:, 2] > 0) == (installed & (adjusted >= bar))).all()
+    # every model hand is a stack all in, scored by its equity: never a whole stack
+    assert model.sum() > 20
+    assert (np.abs(match.adjusted[model]) < STACK).all()
+    assert (np.abs(match.chips[model]) == STACK).all()
+    # the test means something: the raw account would have decided some hand otherwise
+    assert ((installed & (adjusted >= bar)) != (installed & (raw >= bar))).any()
+    bot, _ = tcp_match(chosen, "call", deal_set, 0, 5, True, refresher=rigged("allin"))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert bot.model_balance == pytest.approx(match.adjusted[model].sum(), abs=1e-6)
+    assert "all-in adjusted" in chosen.describe(STACK / NL.big_blind)
 
 
 # --- through the real dealer ------------------------------------------------------------------

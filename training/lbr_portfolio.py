@@ -98,6 +98,7 @@ def play_lbr_match(portfolio, game, deals: LbrDeals, first: int, count: int, see
                 portfolio.share)
     risk = float(model.threshold(min(game.stacks), game.big_blind)) if model else 0.0
     own_account = model is not None and model.budget == "model"
+    adjusted_account = model is not None and model.account == "adjusted"
     big_blind = float(game.big_blind)
     chips = np.zeros((count, 2), dtype=np.int64)
     adjusted = np.zeros((count, 2), dtype=np.float64)
@@ -197,7 +198,7 @@ def play_lbr_match(portfolio, game, deals: LbrDeals, first: int, count: int, see
         else:
             rule.update(reward, agreed, probabilities)
         if not own_account or pick == model_slot:
-            account += ours_raw
+            account += -sign * allin if adjusted_account else ours_raw
     return PortfolioLbrMatch(chips, adjusted, lines, chosen,
                              int((chosen == model_slot).sum()) if model is not None else 0)
 

@@ -158,16 +158,18 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 @helper
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
-                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                     weights, traces, estimates, tables, preflop_v, holdings):
+                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
+                     adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
+                     probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
+                     holdings):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
-    `bot.portfolio`, "The model's own account"); the first time it can be, it is levelled (its
-    weight `lead` times the best member's; `levelled[0]` then True). With `reveal_folds` the
-    estimates are the folds estimator's (`bot.portfolio.revealed_estimates`), else the agreement
-    estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
+    `bot.portfolio`, "The model's own account"; with `adjusted_account`, each of them all-in
+    adjusted: "An account without the run-outs' luck"); the first time it can be, it is
+    levelled (its weight `lead` times the best member's; `levelled[0]` then True). With
+    `reveal_folds` the estimates are the folds estimator's (`bot.portfolio.revealed_estimates`),
+    else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
     reached = np.empty(members, dtype=np.int64)   # each slot's first differing row
@@ -206,7 +208,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     account = 0.0  # the chips the budget counts: the match's, or the model's own hands'
     for h in range(start):
         if not own_account or chosen[h] == model_slot:
-            account += chips[h]
+            account += adjusted[h] if adjusted_account else chips[h]
     for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
@@ -288,20 +290,22 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             estimates[h, k] = estimate[k]
         exp3_weights(weights, estimate, learning_rate, tracking, work)
         if not own_account or pick == model_slot:
-            account += chips[h]
+            account += adjusted[h] if adjusted_account else chips[h]
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                  big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
-                  levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                  weights, traces, estimates, tables, preflop_v, holdings):
+                  big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
+                  adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
+                  probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
+                  holdings):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
-                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account, lead,
-                     levelled, start, stop, chips, adjusted, chosen, probabilities, agreed, gains,
-                     weights, traces, estimates, tables, preflop_v, holdings)
+                     big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
+                     adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
+                     probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
+                     holdings)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -432,6 +436,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       portfolio.model_slot, model_ready,
                       float(model.threshold(stack, big_blind) if model is not None else stack),
                       model is not None and model.budget == "model",
+                      model is not None and model.account == "adjusted",
                       float(model.lead if model is not None else 1), levelled, begin, end,
                       *match, tables, preflop_v, holdings)
     if keep and not traces:

@@ -25,7 +25,7 @@ import numpy as np
 from gambler.bot.strategies import resolve_strategy
 from gambler.evaluator.tables import load_tables
 from gambler.protocol.gamedef import load_game
-from gambler.training.deals import cached_deal_set, cached_holding_rates
+from gambler.training.deals import HOLDINGS_CHUNK as CHUNK, cached_deal_set, cached_holding_rates
 from gambler.training.engine import encode_rules, encode_strategy
 from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action_sets
 
@@ -60,7 +60,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("profile")
     parser.add_argument("actions")
-    parser.add_argument("--deals", type=int, default=1000, help="at most 1,000 (one chunk)")
+    parser.add_argument("--deals", type=int, default=1000, help="deals, in chunks of 1,000")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--full", action="store_true", help="the whole line, every round")
     parser.add_argument("--prefix", default="", help="with --full: lines that start so")
@@ -68,34 +68,37 @@ def main():
     parser.add_argument("--depth", type=int, default=0, help="with --full: the first N words")
     options = parser.parse_args()
     game = load_game()
-    deal_set, _ = cached_deal_set(options.seed, 0, 1000)
-    holding_v = cached_holding_rates(options.seed, 0, 1000)
     kind, params = encode_strategy(resolve_strategy(options.profile))
     rules, tables, lookups = encode_rules(game), load_tables(), lbr_tables()
-    arrays, sets = deal_arrays(deal_set), parse_action_sets(options.actions)
+    sets = parse_action_sets(options.actions)
     big_blind = game.big_blind
     lines = collections.defaultdict(lambda: [0, 0.0])
     hands = 0
-    for i in range(min(options.deals, 1000)):
-        for lbr in range(2):
-            trace = np.full((64, 3), -1, dtype=np.int64)
-            ranges = np.full((64, 3), -1, dtype=np.int64)
-            payoff, _, _ = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, 0,
-                                    options.seed, tables, lookups, sets, trace, ranges,
-                                    np.empty(4, dtype=np.int64))
-            chips = payoff if lbr == 0 else -payoff
-            hands += 1
-            if options.full:
-                line = full_line(trace, lbr, "LB", big_blind)
-                if not line.startswith(options.prefix) \
-                        or (options.grep and not re.search(options.grep, line)):
-                    continue
-                line = " ".join(line.split()[:options.depth or None])
-            else:
-                line = preflop_line(trace, lbr, "LB", big_blind)
-            entry = lines[line]
-            entry[0] += 1
-            entry[1] += chips
+    for first in range(0, options.deals, CHUNK):
+        count = min(CHUNK, options.deals - first)
+        deal_set, _ = cached_deal_set(options.seed, first, count)
+        holding_v = cached_holding_rates(options.seed, first, count)
+        arrays = deal_arrays(deal_set)
+        for i in range(count):
+            for lbr in range(2):
+                trace = np.full((64, 3), -1, dtype=np.int64)
+                ranges = np.full((64, 3), -1, dtype=np.int64)
+                payoff, _, _ = lbr_hand(rules, lbr, kind, params, arrays, holding_v, i, first,
+                                        options.seed, tables, lookups, sets, trace, ranges,
+                                        np.empty(4, dtype=np.int64))
+                chips = payoff if lbr == 0 else -payoff
+                hands += 1
+                if options.full:
+                    line = full_line(trace, lbr, "LB", big_blind)
+                    if not line.startswith(options.prefix) \
+                            or (options.grep and not re.search(options.grep, line)):
+                        continue
+                    line = " ".join(line.split()[:options.depth or None])
+                else:
+                    line = preflop_line(trace, lbr, "LB", big_blind)
+                entry = lines[line]
+                entry[0] += 1
+                entry[1] += chips
     print(f"LBR against {options.profile} at {options.actions}, {hands:,} hands of seed "
           f"{options.seed}")
     if options.full:
