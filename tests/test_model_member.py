@@ -322,7 +322,19 @@ def test_a_losing_counter_never_spends_more_than_the_bot_has_won(tmp_path):
     assert bot.balance == match.chips.sum()
 
 
-def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more(tmp_path):
+def all_in_counter_against_a_station(model: str):
+    """A portfolio with `model` whose every counter moves all in every hand, against a calling
+    station on 400 deals of seed 32 (match seed 5): (the portfolio, the deals, the engine's
+    match)."""
+    chosen = modelled(model)
+    deal_set = compute_deal_set(seed=32, first_deal=0, count=400)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
+                           NL.big_blind, STACK, game=NL,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    return chosen, deal_set, match
+
+
+def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more():
     """`budget: model` with an allowance of 500 big blinds: the model plays a hand only while
     its own hands so far have won at least -30,000 chips, so they never end below -50,000 (the
     allowance), however the members do. The rigged counter moves all in every hand against a
@@ -330,11 +342,8 @@ def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more(tmp_path)
     members beat the station, so the match's bar (the same numbers on the whole match) would
     have gone on playing it. The TCP bot refuses and plays the same hands. (Counting the match's
     chips instead, or dropping the check, fails the first assertion.)"""
-    chosen = modelled("{every: 40, lag: 10, allowance: 500, budget: model}")
-    deal_set = compute_deal_set(seed=32, first_deal=0, count=400)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
-                           NL.big_blind, STACK, game=NL,
-                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    chosen, deal_set, match = all_in_counter_against_a_station(
+        "{every: 40, lag: 10, allowance: 500, budget: model}")
     bar = STACK - 500 * NL.big_blind
     model = match.chosen == 2
     own = np.concatenate([[0.0], np.cumsum(np.where(model, match.chips, 0.0))[:-1]])
@@ -353,7 +362,7 @@ def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more(tmp_path)
     assert bot.model_balance == match.chips[model].sum()
 
 
-def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out(tmp_path):
+def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():
     """`account: adjusted`, own hands, an allowance of 500 big blinds: the rigged counter moves
     all in every hand against a calling station, so each of its hands is an all-in before the
     flop, charged (2 e - 1) x the stack (e its exact preflop equity) instead of the stack won
@@ -362,11 +371,8 @@ def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out(tmp_pa
     it refused (the run-outs' luck), so the rule is the adjusted one (counting raw chips in the
     engine, before a part or within it, fails this). The TCP bot refuses and plays the same
     hands, and its own account is the adjusted sum."""
-    chosen = modelled("{every: 40, lag: 10, allowance: 500, budget: model, account: adjusted}")
-    deal_set = compute_deal_set(seed=32, first_deal=0, count=400)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
-                           NL.big_blind, STACK, game=NL,
-                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    chosen, deal_set, match = all_in_counter_against_a_station(
+        "{every: 40, lag: 10, allowance: 500, budget: model, account: adjusted}")
     bar = STACK - 500 * NL.big_blind
     model = match.chosen == 2
     installed = np.arange(model.size) >= 40
