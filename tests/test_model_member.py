@@ -154,7 +154,7 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
     ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
     ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2"),
     ("call", 0, True, "lead: 4"), ("sizer", 1, True, "allowance: 250, budget: model"),
-    ("sizer", 0, True, "allowance: 300, budget: model, account: adjusted")])
+    ("allin", 0, True, "allowance: 300, budget: model, account: adjusted")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
                                                                         duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
@@ -173,11 +173,13 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     assert match.gains.tolist() == bot.rule.gains
     assert match.weights.tolist() == bot.rule.weights
     assert bot.refreshes == 4 if duplicate else 2
-    assert bot.balance == match.chips.sum()
+    each = match.adjusted if chosen.model.account == "adjusted" else match.chips
+    assert bot.balance == pytest.approx(each.sum(), abs=1e-6)
+    if chosen.model.account == "adjusted":  # all-ins that the two accounts count otherwise
+        assert (match.adjusted != match.chips).any()
     # before hand 60 the model cannot be drawn; after, only while the bot is a stack ahead
     # (less the allowance), in the match or in the model's own hands
     assert (match.probabilities[:60, 2] == 0).all()
-    each = match.adjusted if chosen.model.account == "adjusted" else match.chips
     counted = each if chosen.model.budget == "match" else np.where(match.chosen == 2, each, 0)
     ahead = np.concatenate([[0.0], np.cumsum(counted)[:-1]]) >= STACK - \
         chosen.model.allowance * NL.big_blind
