@@ -15,15 +15,17 @@ far more than its start is one an opponent that answers at once takes apart.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from gambler.bot.portfolio import load_portfolio
-from gambler.bot.strategies import resolve_strategy
-from gambler.protocol.gamedef import load_game
-from gambler.training.counter import refresh_counter
-from gambler.training.deals import cached_deal_set
-from gambler.training.engine import encode_rules
-from gambler.training.lbr import run_lbr
-from gambler.training.portfolio import PORTFOLIO_MATCH_DEALS, play_portfolio
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "budget"))
+
+from counters import play_match  # noqa: E402  (experiments/range-defence/budget/counters.py)
+
+from gambler.bot.portfolio import load_portfolio  # noqa: E402
+from gambler.protocol.gamedef import load_game  # noqa: E402
+from gambler.training.counter import refresh_counter  # noqa: E402
+from gambler.training.engine import encode_rules  # noqa: E402
+from gambler.training.lbr import run_lbr  # noqa: E402
 
 LBR_HANDS, LBR_SEED = 2000, 99
 
@@ -51,22 +53,9 @@ def main() -> None:
 
     start = model.start_profiles[0]
     print(f"{name} against {opponent}; LBR against the first start: {lbr_of(start)}", flush=True)
-    hands = 2 * PORTFOLIO_MATCH_DEALS
-    if opponent.startswith("lbr:"):
-        from gambler.training.lbr import LbrDeals
-        from gambler.training.lbr_portfolio import play_lbr_match
-
-        lbr_deals = LbrDeals(seed, hands * matches)
     for k in range(matches):
         found.clear()
-        if opponent.startswith("lbr:"):
-            play_lbr_match(portfolio, game, lbr_deals, k * PORTFOLIO_MATCH_DEALS,
-                           PORTFOLIO_MATCH_DEALS, seed + k,
-                           ",".join([opponent[4:]] * game.num_rounds), refresh=refresh)
-        else:
-            deals, _ = cached_deal_set(seed + k, 0, PORTFOLIO_MATCH_DEALS)
-            play_portfolio(rules, portfolio, resolve_strategy(opponent), deals, seed + k,
-                           game.big_blind, min(game.stacks), game=game, refresh=refresh)
+        play_match(portfolio, opponent, game, rules, seed, k, matches, refresh)
         for index, counter in found[:2]:
             print(f"{opponent} match {k} counter {index}: predicted {counter.mbb_per_hand:+8,.0f}; "
                   f"LBR {lbr_of(counter.profile)}", flush=True)

@@ -13,6 +13,7 @@ counter and their net big blinds (docs/experiments.md, "The model's first counte
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import numpy as np
@@ -24,6 +25,32 @@ from gambler.training.counter import calibrated_model, refresh_counter
 from gambler.training.deals import cached_deal_set
 from gambler.training.engine import encode_rules
 from gambler.training.portfolio import PORTFOLIO_MATCH_DEALS, play_portfolio
+
+
+def play_match(portfolio, opponent: str, game, rules, seed: int, k: int, matches: int,
+               refresh) -> tuple[object, np.ndarray]:
+    """Match k (of `matches`) of `portfolio` against OPPONENT as the module docstring says,
+    its counters found by `refresh`: (the match, our all-in adjusted chips hand by hand)."""
+    hands = 2 * PORTFOLIO_MATCH_DEALS
+    if opponent.startswith("lbr:"):
+        from gambler.training.lbr_portfolio import play_lbr_match
+
+        match = play_lbr_match(portfolio, game, _lbr_deals(seed, hands * matches),
+                               k * PORTFOLIO_MATCH_DEALS, PORTFOLIO_MATCH_DEALS, seed + k,
+                               ",".join([opponent[4:]] * game.num_rounds), refresh=refresh)
+        return match, np.array([-match.adjusted[h // 2, 1 - h % 2] for h in range(hands)])
+    deals, _ = cached_deal_set(seed + k, 0, PORTFOLIO_MATCH_DEALS)
+    match = play_portfolio(rules, portfolio, resolve_strategy(opponent), deals, seed + k,
+                           game.big_blind, min(game.stacks), game=game, refresh=refresh)
+    return match, match.adjusted
+
+
+@functools.lru_cache(maxsize=1)
+def _lbr_deals(seed: int, hands: int):
+    """LBR's deals for every match of a run, read once."""
+    from gambler.training.lbr import LbrDeals
+
+    return LbrDeals(seed, hands)
 
 
 def main() -> None:
@@ -46,23 +73,9 @@ def main() -> None:
         return found
 
     hands = 2 * PORTFOLIO_MATCH_DEALS
-    if opponent.startswith("lbr:"):
-        from gambler.training.lbr import LbrDeals
-        from gambler.training.lbr_portfolio import play_lbr_match
-
-        lbr_deals = LbrDeals(seed, hands * matches)
     for k in range(matches):
         predicted.clear()
-        if opponent.startswith("lbr:"):
-            match = play_lbr_match(portfolio, game, lbr_deals, k * PORTFOLIO_MATCH_DEALS,
-                                   PORTFOLIO_MATCH_DEALS, seed + k,
-                                   ",".join([opponent[4:]] * game.num_rounds), refresh=refresh)
-            ours = np.array([-match.adjusted[h // 2, 1 - h % 2] for h in range(hands)])
-        else:
-            deals, _ = cached_deal_set(seed + k, 0, PORTFOLIO_MATCH_DEALS)
-            match = play_portfolio(rules, portfolio, resolve_strategy(opponent), deals, seed + k,
-                                   big_blind, stack, game=game, refresh=refresh)
-            ours = match.adjusted
+        match, ours = play_match(portfolio, opponent, game, rules, seed, k, matches, refresh)
         ours = ours / big_blind
         for index, (member_predicted, counter_predicted) in sorted(predicted.items()):
             window = np.arange(max(model.fitted_from(index), 0), model.fitted_before(index))
