@@ -18,7 +18,10 @@ totals now:
    is legal and the minimum raise-to is at most T, raise to T (capped at the stack); otherwise
    check or call.
 4. bet to the end (v >= z): never fold. If a raise is legal, raise to T while O < T, else to 2 O,
-   moved into the legal range; if no raise is legal, call.
+   moved into the legal range; if no raise is legal, call. With `end_reraise` w (version 5),
+   a bet that raises the bot's own bet or raise this round (the bot's total is above the
+   round's starting one) is raised again only when v >= w, and called below it (a call that
+   range defence, where the round has it, answers as any other).
 
 The defence line (version 3): wherever the rules above fold (modes 1 to 3), the bot calls
 instead when v >= d0 + d1 price, price = to_call / (pot + to_call) (`RoundParams.defends`).
@@ -44,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gambler.errors import GamblerError
-from gambler.bot.params import (RoundParams, defence_line, range_bet_bluffs,
+from gambler.bot.params import (RoundParams, defence_line, end_reraises, range_bet_bluffs,
                                 range_defence_answers, range_defence_keeps,
                                 range_defence_share)
 from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
@@ -74,6 +77,7 @@ class RoundPlan:
     range_defence_from: float | None = None    # r: range defence answers bets from r pots
     range_defence_keep: float | None = None    # k: a holding with v >= k never folds to it
     range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet by range
+    end_reraise: float | None = None           # w: bet to the end re-raises a re-raise from v = w
 
 
 def mode_for(thresholds: tuple[float, float, float], v: float) -> int:
@@ -100,7 +104,7 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
                      range_bet=params.range_bet, range_defence_cap=params.range_defence_cap,
                      range_defence_from=params.range_defence_from,
                      range_defence_keep=params.range_defence_keep,
-                     range_raise=params.range_raise)
+                     range_raise=params.range_raise, end_reraise=params.end_reraise)
 
 
 def plan_for_state(params: RoundParams, v: float, betting: BettingState,
@@ -236,6 +240,9 @@ def mode_action(plan: RoundPlan, betting: BettingState) -> Action:
         return CALL_ACTION
     if not legal.can_raise:
         return CALL_ACTION
+    if facing_bet and betting.spent[player] > max(betting.round_start) \
+            and not end_reraises(plan.end_reraise, plan.v):
+        return CALL_ACTION  # raised back: a hand below w calls (`end_reraise`)
     target = plan.raise_target if opponent_to < plan.raise_target else 2 * opponent_to
     return raise_to(legal.clamp(target))
 

@@ -85,6 +85,14 @@ A file with `version: 5` may also give, per round:
                                  (the best of the hands that would fold); the rest calls or
                                  folds as range defence says. No raise where none is legal
                                  (the value calls, the bluffs fold).
+    end_reraise: 0.95            a win rate w in [-1, 1] (default: none). "Bet to the end",
+                                 facing a raise of its own bet or raise this round, re-raises
+                                 only when v >= w and calls below it, a call that range
+                                 defence answers as any other (with its keep at the round's z,
+                                 never a fold). Its re-raise then no longer tells an opponent
+                                 that raised it back to go on with every hand strong against a
+                                 random holding, which is not strong against a range that
+                                 raised twice.
 
 Slow play and bluffs are drawn once per round from a seeded stream (`mixing_uniform`: the seed,
 the hand number, the round and the position), so a match replays exactly.
@@ -117,7 +125,7 @@ _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
 _V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from",
-                  "range_defence_keep", "range_bet", "range_raise")
+                  "range_defence_keep", "range_bet", "range_raise", "end_reraise")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -162,6 +170,7 @@ class RoundParams:
     range_defence_from: float | None = None      # r: range defence answers bets from r pots
     range_defence_keep: float | None = None      # k: a holding with v >= k never folds to it
     range_raise: tuple[float, float] | None = None  # (value, size): raise the first bet, by range
+    end_reraise: float | None = None             # w: bet to the end re-raises a re-raise from v = w
 
     def mixing_probability(self, v: float) -> float:
         """The chance that this round's plan for v is the mixed one (slow play or bluff)."""
@@ -221,6 +230,12 @@ def range_defence_answers(from_pots: float | None, to_call: int, pot: int) -> bo
     to_call >= r (pot - to_call), pot being both totals now, the bet included (None: every
     bet)."""
     return from_pots is None or to_call >= from_pots * (pot - to_call)
+
+
+def end_reraises(end_reraise: float | None, v: float) -> bool:
+    """Whether "bet to the end", raised back after its own bet or raise this round, raises again
+    (`end_reraise` w): v >= w, and always without a w."""
+    return end_reraise is None or v >= end_reraise
 
 
 def range_defence_keeps(keep: float | None, v: float) -> bool:
@@ -318,7 +333,8 @@ class Profile:
         "probability", "size"), the defence line if given (d0 kind "threshold", d1 kind
         "slope"), range defence if given (kind "defence"), its cap if given (kind
         "probability"), its least size if given (kind "size") and its keep if given (kind
-        "threshold"), and range bets if given (value kind "probability", size kind "size")."""
+        "threshold"), range bets and range raises if given (value kind "probability", size kind
+        "size") and the re-raise of "bet to the end" if given (kind "threshold")."""
         entries = []
         for name, round_params in zip(ROUNDS, self.rounds):
             prefix = "p" if round_params.levels == "pot" else "c"
@@ -357,6 +373,8 @@ class Profile:
                 entries.append((f"{name}.range_raise[0]", round_params.range_raise[0],
                                 "probability"))
                 entries.append((f"{name}.range_raise[1]", round_params.range_raise[1], "size"))
+            if round_params.end_reraise is not None:
+                entries.append((f"{name}.end_reraise", round_params.end_reraise, "threshold"))
         return entries
 
     def with_tunable(self, values) -> Profile:
@@ -412,6 +430,10 @@ class Profile:
             if range_raise is not None:
                 range_raise = tuple(values[position:position + 2])
                 position += 2
+            end_reraise = round_params.end_reraise
+            if end_reraise is not None:
+                end_reraise = values[position]
+                position += 1
             _check_thresholds(thresholds, f"{ROUNDS[r]}.thresholds", "<vector>")
             rounds.append(replace(round_params, thresholds=thresholds, call=call, raise_=raise_,
                                   price_margin=margin, defend=defend,
@@ -419,7 +441,7 @@ class Profile:
                                   range_defence_cap=range_defence_cap,
                                   range_defence_from=range_defence_from,
                                   range_defence_keep=range_defence_keep, range_bet=range_bet,
-                                  range_raise=range_raise,
+                                  range_raise=range_raise, end_reraise=end_reraise,
                                   **mixing))
         return replace(self, rounds=tuple(rounds))
 
@@ -463,6 +485,8 @@ class Profile:
                 section["range_bet"] = list(round_params.range_bet)
             if self.version >= 5 and round_params.range_raise is not None:
                 section["range_raise"] = list(round_params.range_raise)
+            if self.version >= 5 and round_params.end_reraise is not None:
+                section["end_reraise"] = round_params.end_reraise
             document[name] = section
         return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, width=100)
 
@@ -559,7 +583,7 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
             if key not in round_keys:
                 hint = (" (levels and price need version: 2)" if key in _V2_ROUND_KEYS
                         else " (defend needs version: 3)" if key in _V3_ROUND_KEYS
-                        else " (range_defence needs version: 5)" if key in _V5_ROUND_KEYS
+                        else f" ({key} needs version: 5)" if key in _V5_ROUND_KEYS
                         else "")
                 raise ProfileError(f"{source}: {name}: unknown key {key!r} "
                                    f"(expected {', '.join(round_keys)}){hint}")
@@ -591,7 +615,10 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                       section, "range_defence_keep", name, source, 1.0, -1.0),
                                   range_bet=(_range_bet(section["range_bet"], name, source)
                                              if "range_bet" in section else None),
-                                  range_raise=_range_raise(section, name, source)))
+                                  range_raise=_range_raise(section, name, source),
+                                  end_reraise=(_number_in(section["end_reraise"],
+                                                          f"{name}.end_reraise", source, -1.0, 1.0)
+                                               if "end_reraise" in section else None)))
     metadata = {}
     for key in _METADATA_TEXT:
         if key in document:

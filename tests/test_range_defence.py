@@ -2,6 +2,7 @@
 bot against LBR's model of it decision for decision and against the fast engine's loop
 (`training.defended`) hand for hand, and the profile key's errors."""
 
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -34,6 +35,7 @@ RANGE_PROFILE = str(DATA / "v5-range.yaml")
 CHART_RANGE_PROFILE = str(DATA / "v5-chart-range.yaml")
 RAISE_PROFILE = str(DATA / "v5-range-raise.yaml")
 KEEP_PROFILE = str(DATA / "v5-range-keep.yaml")
+END_PROFILE = str(DATA / "v5-end-reraise.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -129,6 +131,7 @@ def _replay(trace_rows, holes, board, bot, hand_number):
     (CHART_RANGE_PROFILE, "FCPA,FCHPA,FCPA,FCPA", 24),
     (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 24),
     (KEEP_PROFILE, "FCPA,FCPA,FCODXA,FCPA", 24),
+    (END_PROFILE, "C,FCMQHTPODXA,FCMQHTPODXA,FCMQHTPODXA", 100),
 ])
 def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
@@ -137,12 +140,18 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     decisions went against what the four modes alone would have done, and range bets were made
     by the profile that has them."""
     spec = load_profile(profile)
-    decided = overruled = bets = capped = below_from = raises = kept = 0
+    decided = overruled = bets = capped = below_from = raises = kept = called_back = 0
     for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
         strategy = ProfileStrategy(spec, seed=9)
         for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
             action, fields = strategy.act_and_explain(state)
             assert action == taken, (i, lbr, state.betting)
+            if "v" in fields:  # not a chart's decision
+                round_plan = plan_for_state(spec.rounds[state.betting.round], fields["v"],
+                                            state.betting, 1.0)
+                called_back += action.kind == "c" and round_plan.end_reraise is not None \
+                    and mode_action(replace(round_plan, end_reraise=None),
+                                    state.betting).kind == "r"
             bets += "bets_from" in fields and action.kind == "r"
             raises += "raises_from" in fields and action.kind == "r" \
                 and mode_action(plan_for_state(spec.rounds[state.betting.round], fields["v"],
@@ -171,6 +180,8 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     assert (below_from > 0) == has_from
     has_keep = any(round_params.range_defence_keep is not None for round_params in spec.rounds)
     assert (kept > 0) == has_keep  # calls below the fold line: the keep's strong holdings
+    has_end = any(round_params.end_reraise is not None for round_params in spec.rounds)
+    assert (called_back > 0) == has_end  # bet to the end, raised back, called below its w
 
 
 def test_range_raises_take_the_top_and_the_best_folds_of_the_first_bet():
@@ -327,7 +338,8 @@ def held_deals(tmp_path_factory):
                                   (RANGE_PROFILE, CHART_RANGE_PROFILE), ("raise", RANGE_PROFILE),
                                   (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE),
                                   (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE),
-                                  ("shover", KEEP_PROFILE), (KEEP_PROFILE, "sizer")])
+                                  ("shover", KEEP_PROFILE), (KEEP_PROFILE, "sizer"),
+                                  ("raise", END_PROFILE), (END_PROFILE, "sizer")])
 def test_engine_hands_equal_tcp_hands_with_range_defence(held_deals, pair):
     """The engine's loop for range defence (`training.defended`: the own range in rows)
     against the TCP bot (`bot.own_range`), action for action and chip for chip."""

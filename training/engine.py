@@ -126,6 +126,8 @@ RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: 1 + round r's range defence cap (0: none
 RANGE_FROM_AT = RANGE_CAP_AT + 4  # + r: the least bet, in pots, range defence answers (0: all)
 RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: 1 + round r's range raise share (0: none), its size
 RANGE_KEEP_AT = RANGE_RAISE_AT + 8  # + r: 2 + round r's range defence keep k (0: none)
+END_RERAISE_AT = RANGE_KEEP_AT + 4  # + r: 1 if round r has end_reraise (0: none, always
+#                                     re-raise); + 4 + r: its w (stored as is: v >= w exactly)
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -340,6 +342,9 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
         return CALL_CODE, 0
     if not can_raise:
         return CALL_CODE, 0
+    if facing_bet and spent > start and params[END_RERAISE_AT + round_] != 0.0 \
+            and value < params[END_RERAISE_AT + 4 + round_]:
+        return CALL_CODE, 0  # raised back: below w, bet to the end calls (`end_reraise`)
     wanted = target if max_spent < target else 2 * max_spent
     return RAISE_CODE, min(max(wanted, raise_low), raise_high)
 
@@ -1074,6 +1079,9 @@ def profile_vector(profile) -> np.ndarray:
         if numbers.range_raise is not None:
             vector[RANGE_RAISE_AT + 2 * round_] = 1.0 + numbers.range_raise[0]
             vector[RANGE_RAISE_AT + 2 * round_ + 1] = numbers.range_raise[1]
+        if numbers.end_reraise is not None:
+            vector[END_RERAISE_AT + round_] = 1.0
+            vector[END_RERAISE_AT + 4 + round_] = numbers.end_reraise
     chart = profile.preflop_chart
     if chart is not None:
         vector[CHART_AT] = STRATEGY_NUMBERS
