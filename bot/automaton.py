@@ -240,11 +240,18 @@ def mode_action(plan: RoundPlan, betting: BettingState) -> Action:
         return CALL_ACTION
     if not legal.can_raise:
         return CALL_ACTION
-    if facing_bet and betting.spent[player] > max(betting.round_start) \
-            and not end_reraises(plan.end_reraise, plan.v):
+    if raised_back(plan, betting) and not end_reraises(plan.end_reraise, plan.v):
         return CALL_ACTION  # raised back: a hand below w calls (`end_reraise`)
     target = plan.raise_target if opponent_to < plan.raise_target else 2 * opponent_to
     return raise_to(legal.clamp(target))
+
+
+def raised_back(plan: RoundPlan, betting: BettingState) -> bool:
+    """Whether `end_reraise` applies: the plan has a w, a bet is owed, and the player to act
+    has put in more this round than the round's starting largest total (it bet or raised)."""
+    player = betting.current_player
+    return plan.end_reraise is not None and betting.spent[player] < betting.max_spent \
+        and betting.spent[player] > max(betting.round_start)
 
 
 def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
@@ -257,7 +264,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
     the legal raise-to range (None when no raise is legal), the defence line d0 + d1 price
     when the profile has one and a bet is owed, the holding's percentile in the bot's own range
     where it decides (with range defence facing a bet: the share of the range that folds; with
-    range bets: the percentiles from which it bets and below which it bluffs), and the action."""
+    range bets: the percentiles from which it bets and below which it bluffs), `reraises_from_v`
+    (w) when "bet to the end" has been raised back, and the action."""
     player = betting.current_player
     legal = betting.legal_actions()
     to_call = betting.max_spent - betting.spent[player]
@@ -284,6 +292,8 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
                              else None)
     if to_call > 0 and plan.defend is not None:
         fields["defend_at"] = plan_defence_line(plan, betting)
+    if plan.mode == BET_TO_END and raised_back(plan, betting):
+        fields["reraises_from_v"] = plan.end_reraise
     if defends_by_range(plan, betting) and percentile is not None:
         fields["percentile"] = percentile
         if range_answers(plan, betting):
@@ -311,7 +321,7 @@ def format_fields(fields: dict[str, object]) -> str:
     for name, value in fields.items():
         if name == "raise_range":
             text = "-" if value is None else f"{value[0]}..{value[1]}"
-        elif name in ("v", "v_range", "defend_at", "keeps_from_v"):
+        elif name in ("v", "v_range", "defend_at", "keeps_from_v", "reraises_from_v"):
             text = f"{value:+.4f}"
         elif isinstance(value, bool):
             text = "yes" if value else "no"

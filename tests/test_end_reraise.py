@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from acpc_support import NOLIMIT
-from gambler.bot.automaton import BET_TO_END, choose_action, mode_action, plan_for_state
+from gambler.bot.automaton import (BET_TO_END, choose_action, decision_fields, mode_action,
+                                   plan_for_state)
 from gambler.bot.params import ProfileError, load_profile, parse_profile
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import Action
@@ -123,3 +124,19 @@ def test_the_key_is_a_win_rate_of_version_5_packed_and_tunable():
     with pytest.raises(ProfileError, match=r"x.yaml: flop: unknown key 'end_reraise' .*"
                                            r"\(end_reraise needs version: 5\)"):
         parse_profile(older, "x.yaml")
+
+
+def test_a_decision_line_names_w_only_where_it_decides():
+    """`reraises_from_v` is shown for "bet to the end" raised back, not for a first bet faced
+    nor for a hand in another mode."""
+    profile = load_profile(END_PROFILE)
+    raised_back, first_bet = flop_after("r300", "r900"), flop_after("c", "r300")
+    plan = plan_for_state(profile.rounds[1], 0.9, raised_back, 1.0)
+    fields = decision_fields(plan, raised_back, mode_action(plan, raised_back), 0.5)
+    assert fields["reraises_from_v"] == 0.95 and fields["action"] == "c"
+    plan = plan_for_state(profile.rounds[1], 0.9, first_bet, 1.0)
+    assert "reraises_from_v" not in decision_fields(plan, first_bet,
+                                                    mode_action(plan, first_bet), 0.5)
+    plan = plan_for_state(profile.rounds[1], 0.5, raised_back, 1.0)  # wait and see
+    assert "reraises_from_v" not in decision_fields(plan, raised_back,
+                                                    mode_action(plan, raised_back), 0.5)
