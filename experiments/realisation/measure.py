@@ -20,54 +20,32 @@ per class the hands counted, the sum of -surplus / T and of its square.
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from gambler.bot.strategies import resolve_strategy
 from gambler.evaluator.preflop import class_indices
-from gambler.evaluator.tables import load_tables
 from gambler.protocol.gamedef import load_game
-from gambler.training.deals import HOLDINGS_CHUNK as CHUNK, cached_deal_set, cached_holding_rates
-from gambler.training.engine import encode_rules, encode_strategy
-from gambler.jit import njit
-from gambler.training.engine import payoff_of
-from gambler.training.lbr import _lbr_play, _new_work, deal_arrays, lbr_tables, parse_action_sets
-from numba import prange
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from postflop import lbr_chunks  # noqa: E402
 
 
-@njit
-def stake_at_flop(trace, big_blind):
+def stake_at_flop(rows, big_blind: int) -> int:
     """Each player's chips in when the first round closed with a call (the last raise-to before
-    the flop, or the big blind), or 0 if the hand never saw a flop."""
+    the flop, or the big blind), or 0 if the hand never saw a flop (`rows`: the hand's actions
+    as (round, code, raise-to), -1 rows after the last)."""
     stake = big_blind
-    for row in range(trace.shape[0]):
-        if trace[row, 0] < 0:
+    for round_, code, amount in rows:
+        if round_ < 0:
             return 0
-        if trace[row, 0] > 0:
+        if round_ > 0:
             return stake
-        if trace[row, 1] == 2:
-            stake = trace[row, 2]
+        if code == 2:
+            stake = int(amount)
     return 0
-
-
-@njit(parallel=True)
-def play(rules, kind, params, deals, holding_v, seed, first_deal, tables, lookups, sets,
-         big_blind, payoffs, stakes):
-    """LBR on every deal in both seats: position 0's chips in `payoffs[i, lbr]` and the stake at
-    the flop (`stake_at_flop`) in `stakes[i, lbr]`."""
-    for i in prange(deals.v.shape[0]):
-        work = _new_work()
-        trace = np.full((64, 3), -1, dtype=np.int64)
-        ranges = np.full((64, 3), -1, dtype=np.int64)
-        line = np.empty(4, dtype=np.int64)
-        for lbr in range(2):
-            trace[:] = -1
-            ranges[:] = -1
-            _lbr_play(rules, lbr, kind, params, deals, holding_v, i, first_deal, seed, tables,
-                      lookups, sets, trace, ranges, line, work)
-            payoffs[i, lbr] = payoff_of(work.hand, deals.outcomes[i])
-            stakes[i, lbr] = stake_at_flop(trace, big_blind)
 
 
 def main():
@@ -79,31 +57,21 @@ def main():
     parser.add_argument("--out", required=True)
     options = parser.parse_args()
     game = load_game()
-    stack = game.stacks[0]
-    kind, params = encode_strategy(resolve_strategy(options.profile))
-    rules, tables, lookups = encode_rules(game), load_tables(), lbr_tables()
-    settings = [parse_action_sets(text) for text in options.actions.split(";")]
-    big_blind = game.big_blind
+    stack, big_blind = game.stacks[0], game.big_blind
     count_ = np.zeros((2, 169))
     sums = np.zeros((2, 169))
     squares = np.zeros((2, 169))
     lbr_won, hands, started = 0, 0, time.perf_counter()
-    for first in range(0, options.deals, CHUNK):
-        count = min(CHUNK, options.deals - first)
-        deal_set, _ = cached_deal_set(options.seed, first, count)
-        holding_v = cached_holding_rates(options.seed, first, count)
-        arrays = deal_arrays(deal_set)
-        classes = class_indices(deal_set.holes.reshape(-1, 2)).reshape(count, 2)
-        for sets in settings:
-            payoffs = np.zeros((count, 2), dtype=np.int64)
-            stakes = np.zeros((count, 2), dtype=np.int64)
-            play(rules, kind, params, arrays, holding_v, options.seed, first, tables, lookups,
-                 sets, big_blind, payoffs, stakes)
+    for actions in options.actions.split(";"):
+        for deal_set, payoffs, _, traces in lbr_chunks(options.profile, actions, options.seed,
+                                                       options.deals):
+            count = len(deal_set)
+            classes = class_indices(deal_set.holes.reshape(-1, 2)).reshape(count, 2)
             hands += 2 * count
             lbr_won += int(payoffs[:, 0].sum() - payoffs[:, 1].sum())
             for i in range(count):
                 for lbr in range(2):
-                    stake = int(stakes[i, lbr])
+                    stake = stake_at_flop(traces[i, lbr], big_blind)
                     if stake == 0 or stake >= stack:
                         continue
                     bot = 1 - lbr
@@ -114,7 +82,7 @@ def main():
                     count_[bot, cls] += 1
                     sums[bot, cls] += shortfall
                     squares[bot, cls] += shortfall * shortfall
-        print(f"{first + count:,} deals, {hands:,} hands, {time.perf_counter() - started:.0f} s, "
+        print(f"{actions}: {hands:,} hands so far, {time.perf_counter() - started:.0f} s, "
               f"LBR {1000 * lbr_won / hands / big_blind:+.0f} mbb/hand", flush=True)
     for seat, name in enumerate(("big blind", "small blind")):
         n = count_[seat].sum()

@@ -53,6 +53,25 @@ def play(rules, kind, params, deals, holding_v, seed, first_deal, tables, lookup
             folded[i, lbr] = work.hand[FOLDED]
 
 
+def lbr_chunks(profile, actions: str, seed: int, deals: int):
+    """LBR against `profile` (a name or path) at `actions` on deals 0 .. deals - 1 of `seed`, by
+    chunks of 1,000: yields (the chunk's deal set, position 0's chips [n, lbr], who folded
+    [n, lbr], the actions [n, lbr, 64, 3]), as `gambler-lbr` plays them."""
+    kind, params = encode_strategy(resolve_strategy(profile))
+    rules, tables, lookups = encode_rules(load_game()), load_tables(), lbr_tables()
+    sets = parse_action_sets(actions)
+    for first in range(0, deals, CHUNK):
+        count = min(CHUNK, deals - first)
+        deal_set, _ = cached_deal_set(seed, first, count)
+        holding_v = cached_holding_rates(seed, first, count)
+        payoffs = np.zeros((count, 2), dtype=np.int64)
+        folded = np.zeros((count, 2), dtype=np.int64)
+        traces = np.full((count, 2, 64, 3), -1, dtype=np.int64)
+        play(rules, kind, params, deal_arrays(deal_set), holding_v, seed, first, tables,
+             lookups, sets, payoffs, folded, traces)
+        yield deal_set, payoffs, folded, traces
+
+
 def fold_size(rows, stack: int) -> str:
     """The bet the bot folded to (the last row is its fold): "shove", or to_call in pots of the
     pot before the bet, to the nearest quarter (3 and more as 3)."""
@@ -79,21 +98,12 @@ def main():
     options = parser.parse_args()
     game = load_game()
     big_blind, stack = game.big_blind, game.stacks[0]
-    kind, params = encode_strategy(resolve_strategy(options.profile))
-    rules, tables, lookups = encode_rules(game), load_tables(), lbr_tables()
-    sets = parse_action_sets(options.actions)
     kinds = collections.defaultdict(lambda: [0, 0])
     folds = collections.defaultdict(lambda: [0, 0])
     hands = 0
-    for first in range(0, options.deals, CHUNK):
-        count = min(CHUNK, options.deals - first)
-        deal_set, _ = cached_deal_set(options.seed, first, count)
-        holding_v = cached_holding_rates(options.seed, first, count)
-        payoffs = np.zeros((count, 2), dtype=np.int64)
-        folded = np.zeros((count, 2), dtype=np.int64)
-        traces = np.full((count, 2, 64, 3), -1, dtype=np.int64)
-        play(rules, kind, params, deal_arrays(deal_set), holding_v, options.seed, first, tables,
-             lookups, sets, payoffs, folded, traces)
+    for deal_set, payoffs, folded, traces in lbr_chunks(options.profile, options.actions,
+                                                         options.seed, options.deals):
+        count = len(deal_set)
         for i in range(count):
             for lbr in range(2):
                 hands += 1
