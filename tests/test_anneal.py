@@ -11,7 +11,7 @@ import pytest
 
 import gambler.training.anneal as anneal
 from acpc_support import NOLIMIT
-from gambler.bot.params import load_profile
+from gambler.bot.params import load_profile, parse_profile
 from gambler.bot.strategies import resolve_strategy
 from gambler.protocol import load_game
 from gambler.training.anneal import Trainer, objective, propose, temperature
@@ -20,7 +20,7 @@ from gambler.training.engine import encode_strategy
 from gambler.training.evaluate import Chips, Score, score_pairs
 from gambler.training.lbr import format_action_sets, run_lbr
 
-KEEP_PROFILE = Path(__file__).resolve().parent / "data" / "profiles" / "v5-range-keep.yaml"
+END_PROFILE = Path(__file__).resolve().parent / "data" / "profiles" / "v5-end-reraise.yaml"
 
 GAME = load_game(NOLIMIT)
 DEAL_SEED = 1000
@@ -152,14 +152,14 @@ def test_proposals_move_one_parameter_and_keep_thresholds_ordered():
 
 def test_range_defence_proposals_stay_in_their_keys_bounds():
     """Range defence's numbers (version 5) moved by huge steps stay where the profile file accepts
-    them: a in [0, 10], its cap in [0, 1], its keep (a win rate) in [-1, 1]; and the moved
-    profile loads."""
-    profile = load_profile(KEEP_PROFILE)
+    them: a in [0, 10], its cap in [0, 1], its keep (a win rate) in [-1, 1], and so does
+    `end_reraise` (a win rate); the moved profile's file loads."""
+    profile = load_profile(END_PROFILE)
     entries = profile.tunable()
     labels = [label for label, _, _ in entries]
     vector = np.array([value for _, value, _ in entries])
     bounds = {"range_defence": (0.0, 10.0), "range_defence_cap": (0.0, 1.0),
-              "range_defence_keep": (-1.0, 1.0)}
+              "range_defence_keep": (-1.0, 1.0), "end_reraise": (-1.0, 1.0)}
     rng = np.random.default_rng(5)
     seen = set()
     for position, label in enumerate(labels):
@@ -171,7 +171,8 @@ def test_range_defence_proposals_stay_in_their_keys_bounds():
             low, high = bounds[key]
             assert low <= candidate[position] <= high, label
             seen.add((key, candidate[position] in (low, high)))
-        profile.with_tunable(candidate)  # still a valid profile
+        moved = profile.with_tunable(candidate)
+        assert parse_profile(moved.to_yaml()) == moved  # its file loads
     assert {(key, True) for key in bounds} <= seen  # every bound was reached and held
 
 

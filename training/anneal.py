@@ -230,7 +230,7 @@ def propose(vector: np.ndarray, position: int, scale: float, rng: np.random.Gene
     price margin in [-1, 1], a probability in [0, 1], a bluff size in [0, 10] pots, a defence
     line's d0 in [-1, 2] (2: never) and d1 in [-4, 4], range defence in [0, 10], its cap in
     [0, 1], its least size in [0, 10] pots and its keep in [-1, 1], a range bet's or range
-    raise's share in [0, 1] and size in [0, 10] pots. `labels`
+    raise's share in [0, 1] and size in [0, 10] pots, and `end_reraise` in [-1, 1]. `labels`
     (`Profile.tunable`'s) say which is which; without them the vector is a version 1 profile's
     44 numbers."""
     candidate = vector.copy()
@@ -252,7 +252,8 @@ _BOUNDS = {"price": (-1.0, 1.0), "slow_play": (0.0, 1.0), "bluff": (0.0, 1.0),
            "range_defence": (0.0, 10.0), "range_defence_cap": (0.0, 1.0),
            "range_defence_from": (0.0, 10.0), "range_defence_keep": (-1.0, 1.0),
            "range_bet[0]": (0.0, 1.0), "range_bet[1]": (0.0, 10.0),
-           "range_raise[0]": (0.0, 1.0), "range_raise[1]": (0.0, 10.0)}
+           "range_raise[0]": (0.0, 1.0), "range_raise[1]": (0.0, 10.0),
+           "end_reraise": (-1.0, 1.0)}
 
 
 def _v1_label(position: int) -> str:
