@@ -307,7 +307,8 @@ def automaton_action(params, round_, value, spent, max_spent, pot, start, start_
     and win rate `value` (`bot.automaton`: the mode and the levels U, T follow from v and the
     round's start alone; `mixed` is the round's variant: slow play or bluff). spent: the
     player's total; pot: both totals; start, start_pot: the largest total and the pot when the
-    round began."""
+    round began (a player whose total is above `start` has bet or raised this round: raised
+    back, "bet to the end" raises again only from the round's `end_reraise` w)."""
     base = STRIDE * round_
     facing_bet = spent < max_spent
     if value < params[base + THRESHOLD_X]:
