@@ -240,18 +240,17 @@ def mode_action(plan: RoundPlan, betting: BettingState) -> Action:
         return CALL_ACTION
     if not legal.can_raise:
         return CALL_ACTION
-    if raised_back(plan, betting) and not end_reraises(plan.end_reraise, plan.v):
+    if raised_back(betting) and not end_reraises(plan.end_reraise, plan.v):
         return CALL_ACTION  # raised back: a hand below w calls (`end_reraise`)
     target = plan.raise_target if opponent_to < plan.raise_target else 2 * opponent_to
     return raise_to(legal.clamp(target))
 
 
-def raised_back(plan: RoundPlan, betting: BettingState) -> bool:
-    """Whether `end_reraise` applies: the plan has a w, a bet is owed, and the player to act
-    has put in more this round than the round's starting largest total (it bet or raised)."""
-    player = betting.current_player
-    return plan.end_reraise is not None and betting.spent[player] < betting.max_spent \
-        and betting.spent[player] > max(betting.round_start)
+def raised_back(betting: BettingState) -> bool:
+    """Whether the player to act owes a bet after it bet or raised this round: its total is
+    below the largest and above the round's starting largest (where `end_reraise` decides)."""
+    spent = betting.spent[betting.current_player]
+    return max(betting.round_start) < spent < betting.max_spent
 
 
 def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
@@ -292,7 +291,7 @@ def decision_fields(plan: RoundPlan, betting: BettingState, action: Action,
                              else None)
     if to_call > 0 and plan.defend is not None:
         fields["defend_at"] = plan_defence_line(plan, betting)
-    if plan.mode == BET_TO_END and raised_back(plan, betting):
+    if plan.mode == BET_TO_END and plan.end_reraise is not None and raised_back(betting):
         fields["reraises_from_v"] = plan.end_reraise
     if defends_by_range(plan, betting) and percentile is not None:
         fields["percentile"] = percentile

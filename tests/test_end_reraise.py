@@ -127,8 +127,8 @@ def test_the_key_is_a_win_rate_of_version_5_packed_and_tunable():
 
 
 def test_a_decision_line_names_w_only_where_it_decides():
-    """`reraises_from_v` is shown for "bet to the end" raised back, not for a first bet faced
-    nor for a hand in another mode."""
+    """`reraises_from_v` is shown for "bet to the end" raised back, not for a first bet faced,
+    a hand in another mode or a profile without the key."""
     profile = load_profile(END_PROFILE)
     raised_back, first_bet = flop_after("r300", "r900"), flop_after("c", "r300")
     plan = plan_for_state(profile.rounds[1], 0.9, raised_back, 1.0)
@@ -138,5 +138,10 @@ def test_a_decision_line_names_w_only_where_it_decides():
     assert "reraises_from_v" not in decision_fields(plan, first_bet,
                                                     mode_action(plan, first_bet), 0.5)
     plan = plan_for_state(profile.rounds[1], 0.5, raised_back, 1.0)  # wait and see
+    assert "reraises_from_v" not in decision_fields(plan, raised_back,
+                                                    mode_action(plan, raised_back), 0.5)
+    without = load_profile(KEEP_PROFILE)
+    plan = plan_for_state(without.rounds[1], 0.9, raised_back, 1.0)
+    assert plan.mode == BET_TO_END
     assert "reraises_from_v" not in decision_fields(plan, raised_back,
                                                     mode_action(plan, raised_back), 0.5)

@@ -8,6 +8,8 @@ cell is mbb/hand all-in adjusted with the 95% CI over the matches; the differenc
 match on the same deals: NEW less OLD, and NEW less the better member alone (better by its mean)
 of OLD's members. NEW's opponents that OLD lacks are left out, or with `--all` listed with the
 OLD cells empty and NEW's own members alone (the same members play the same deals alike).
+When NEW has one member and OLD another (a member changed), two more columns: NEW's member
+alone, and it less OLD's member alone, match by match.
 """
 
 from __future__ import annotations
@@ -28,9 +30,13 @@ def main() -> None:
         raise SystemExit("compare.py: the two sweeps are on different seeds")
     old_rows = {row["opponent"]: row for row in old["rows"]}
     members = [name for name in old["rows"][0]["matches"] if name != "portfolio"]
+    new_members = [name for name in new["rows"][0]["matches"] if name != "portfolio"]
+    swapped = len(members) == len(new_members) == 1 and members != new_members
+    extra = (f" `{Path(new_members[0]).stem}` alone | new member − old member |" if swapped
+             else "")
     print(f"| opponent | new | old | {' | '.join(f'`{m}` alone' for m in members)} | "
-          f"new − old | new − better member |")
-    print("|---|---|---|" + "---|" * len(members) + "---|---|")
+          f"new − old | new − better member |{extra}")
+    print("|---|---|---|" + "---|" * len(members) + "---|---|" + ("---|---|" if swapped else ""))
     for row in new["rows"]:
         name = row["opponent"]
         if name not in old_rows and not every_row:
@@ -44,7 +50,10 @@ def main() -> None:
                                if name in old_rows else ("", ""))
         print(f"| {label} | {cell(mine)} | {before} | "
               + " | ".join(cell(theirs[member]) for member in members)
-              + f" | {less_before} | {cell(np.subtract(mine, theirs[best]))} |")
+              + f" | {less_before} | {cell(np.subtract(mine, theirs[best]))} |"
+              + (f" {cell(row['matches'][new_members[0]])} | "
+                 f"{cell(np.subtract(row['matches'][new_members[0]], theirs[members[0]]))} |"
+                 if swapped and name in old_rows else ""))
 
 
 if __name__ == "__main__":
