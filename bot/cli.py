@@ -38,13 +38,13 @@ from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 def profile_help() -> str:
     """`--params`'s help, listing what exists now: the files in configs/params and the baseline
     and exploiter registries."""
-    from gambler.bot.exploiters import shipped_exploiter_names
+    from gambler.bot.exploiters import exploiter_names_text
     from gambler.bot.params import shipped_profile_names
     from gambler.bot.strategies import BASELINES
 
     return (f"Profile: a YAML path, a shipped name ({', '.join(shipped_profile_names())}), a "
             f"baseline ({', '.join(BASELINES)}) or an exploiter "
-            f"({', '.join(shipped_exploiter_names())}).")
+            f"({exploiter_names_text()}).")
 
 
 class ProfileOption(click.Option):

@@ -130,7 +130,8 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
 
 def test_every_shipped_profile_names_how_it_was_made():
     """Each file in configs/params and configs/exploiters has a provenance; a trained one names
-    the gambler-train commands that made it, a searched one the search command; every config,
+    the gambler-train commands that made it, a searched one the search command (an exploiter's:
+    gambler-exploit, or the gambler-train run whose search found it); every config,
     profile, document or test it names exists in the clone."""
     import re
 
@@ -143,7 +144,9 @@ def test_every_shipped_profile_names_how_it_was_made():
         assert provenance, f"{path.name}: no provenance"
         if profile.get("training"):
             assert "gambler-train" in provenance, path.name
-        if "search" in (profile.get("description") or ""):
+        if profile.get("kind") == "exploiter" and profile.get("search"):  # found by a search
+            assert "gambler-exploit" in provenance or "gambler-train" in provenance, path.name
+        elif "search" in (profile.get("description") or ""):
             assert "python -m gambler.training.search" in provenance, path.name
         for named in re.findall(r"(?:configs|experiments|docs|tests)/[\w./-]+\.(?:yaml|md|py)",
                                 provenance):

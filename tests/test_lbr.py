@@ -252,7 +252,7 @@ def test_action_sets_read_either_case_and_parsed_sets_pass_through():
 
 
 def test_lbr_help_names_every_baseline_exploiter_and_shipped_profile():
-    from gambler.bot.exploiters import shipped_exploiter_names
+    from gambler.bot.exploiters import exploiter_names_text
     from gambler.bot.params import shipped_profile_names
     from gambler.bot.strategies import BASELINES
 
@@ -262,7 +262,7 @@ def test_lbr_help_names_every_baseline_exploiter_and_shipped_profile():
         assert result.returncode == 0, result.stderr
         text = " ".join(result.stdout.split())  # click wraps the lines
         assert "{strategies}" not in text
-        assert f"an exploiter ({', '.join(shipped_exploiter_names())})" in text
+        assert f"an exploiter ({exploiter_names_text()})" in text
         assert f"a baseline ({', '.join(BASELINES)})" in text
         assert f"a shipped profile ({', '.join(shipped_profile_names())})" in text
 

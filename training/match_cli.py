@@ -43,12 +43,12 @@ def strategy_kinds() -> str:
     """What a PROFILE argument may be, with the names that exist now: the shipped profiles,
     the baselines and the exploiters of `bot.exploiters`."""
     from gambler.bot.params import shipped_profile_names
-    from gambler.bot.exploiters import shipped_exploiter_names
+    from gambler.bot.exploiters import exploiter_names_text
     from gambler.bot.strategies import BASELINES
 
     return (f"a profile file (YAML), a shipped profile ({', '.join(shipped_profile_names())}), "
             f"a baseline ({', '.join(BASELINES)}) or an exploiter "
-            f"({', '.join(shipped_exploiter_names())})")
+            f"({exploiter_names_text()})")
 
 
 class StrategyHelpCommand(click.Command):
