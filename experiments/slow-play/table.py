@@ -1,0 +1,30 @@
+"""The slow-play scan as a markdown table: one row per LBR setting, one column per arm.
+
+    python experiments/slow-play/table.py SEED ARM...
+"""
+
+import json
+import sys
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def main(seed: str, arms: list[str]) -> None:
+    tags = [Path(arm).stem for arm in arms]
+    print("| LBR's actions | " + " | ".join(f"`{tag}`" for tag in tags) + " |")
+    print("|---|" + "---|" * len(tags))
+    for sets in ("FCHPA", "FCPA", "FCMQT"):
+        cells = []
+        for tag in tags:
+            path = RESULTS / f"lbr{seed}-{tag}-{sets}.json"
+            if not path.exists() or not path.stat().st_size:
+                cells.append("")
+                continue
+            row = json.loads(path.read_text())
+            cells.append(f"{row['mbb_per_hand']:+,.0f} ± {row['ci95_mbb']:,.0f}")
+        print(f"| {sets} ×4 | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
