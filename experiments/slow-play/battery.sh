@@ -1,0 +1,32 @@
+#!/bin/sh
+# The portfolio arm p-sp-ftr100-nb (the shipped default with the slow-play member) against issue
+# 19's adversaries on seeds nothing chose: LBR deal seed 18 at the six settings that raise
+# before the flop (the shipped default beside it on the same deals), every shipped exploiter on
+# match seed 9 (10,000 hands; 20,000 for the four closest), the baselines on pool seeds
+# 1400-1419 (the other pool rows: sweep.py, docs/experiments.md), `seed` through the dealer on
+# seed 13. Two jobs at a time; files in eval/.
+set -e
+out=$(dirname "$0")/eval
+arm=experiments/slow-play/p-sp-ftr100-nb.yaml
+tag=p-sp-ftr100-nb
+mkdir -p "$out"
+close="v3-pass2-00 search-adaptive-plain-seed91 prober catcher"
+{
+  for sets in FCPA FCHPA FCMA FCMQT FCODXA FCMQHTPODXA; do
+    for profile in $arm default; do
+      echo "gambler-lbr $profile --actions $sets,$sets,$sets,$sets --hands 20000 --seed 18 --workers 1 --json > $out/lbr18-$(basename $profile .yaml)-$sets.json"
+    done
+  done
+  for exploiter in $close; do
+    echo "gambler-match $arm $exploiter --hands 20000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
+  done
+  for exploiter in $(ls configs/exploiters | sed 's/.yaml$//'); do
+    case " $close " in *" $exploiter "*) continue ;; esac
+    echo "gambler-match $arm $exploiter --hands 10000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
+  done
+  echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents call,raise,allin,random --json $out/pool1400-$tag-baselines.json > $out/pool1400-$tag-baselines.txt"
+  echo "gambler-match $arm seed --engine dealer --hands 10000 --seed 13 --json > $out/dealer13-$tag-seed.json"
+} | while read -r job; do
+  file=$(echo "$job" | sed 's/.*> //; s/ .*//')
+  [ -s "$file" ] || echo "$job"
+done | xargs -P 2 -I CMD sh -c CMD
