@@ -28,7 +28,8 @@ from gambler.bot.automaton import (RoundPlan, choose_action, decision_fields, ne
 from gambler.bot.chart import (CALL, FOLD, KIND_OF_LETTER, check_game, draw_action, follow,
                                real_action)
 from gambler.bot.exploiters import (Exploiter, explain_action, exploiter_action,
-                                    load_exploiter, shipped_exploiter_names)
+                                    exploiter_names_text, load_exploiter,
+                                    shipped_exploiter_names)
 from gambler.bot.params import (Profile, ProfileError, file_kind, load_profile,
                                  shipped_profile_names)
 from gambler.evaluator import win_rate
@@ -301,7 +302,7 @@ def resolve_strategy(spec: str):
             raise ProfileError(
                 f"no profile file {spec!r} (shipped profiles: "
                 f"{', '.join(shipped_profile_names())}; baselines: {', '.join(BASELINES)}; "
-                f"exploiters: {', '.join(shipped_exploiter_names())})") from None
+                f"exploiters: {exploiter_names_text()})") from None
         raise
 
 
