@@ -44,12 +44,13 @@ def first_bets(profile) -> int:
                 for draw in (0.0, 0.5, 0.999):
                     action = mode_action(plan_for_state(rules, v, state, draw), state)
                     bets += action.kind == "r"
-                mixed = rules.mixing_probability(v) == 1.0
+                probability = rules.mixing_probability(v)
                 code, _ = automaton_action(params, round_, v, state.spent[state.current_player],
                                            state.max_spent, sum(state.spent),
                                            max(state.round_start), sum(state.round_start),
-                                           legal.min_raise_to, legal.max_raise_to, mixed)
-                if rules.mixing_probability(v) in (0.0, 1.0):  # the draw cannot matter
+                                           legal.min_raise_to, legal.max_raise_to,
+                                           probability == 1.0)
+                if probability in (0.0, 1.0):  # the draw cannot matter
                     assert (code == RAISE_CODE) == (action.kind == "r"), (round_, checks, v)
     return bets
 

@@ -3,20 +3,12 @@
     python experiments/slow-play/lbr18.py [ARM_TAG]   (default: p-sp-ftr100-nb)
 """
 
-import json
 import sys
 from pathlib import Path
 
+from table import cell  # this folder's table.py (the script's folder is on the path)
+
 EVAL = Path(__file__).resolve().parent / "eval"
-
-
-def cell(path: Path) -> str:
-    if not path.exists() or not path.stat().st_size:
-        return ""
-    row = json.loads(path.read_text())
-    share = row.get("portfolio", {}).get("model_share")
-    return (f"{row['mbb_per_hand']:+,.0f} ± {row['ci95_mbb']:,.0f}"
-            + (f" ({100 * share:.1f}%)" if share is not None else ""))
 
 
 def main(arm: str) -> None:

@@ -10,6 +10,17 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def cell(path: Path) -> str:
+    """One `gambler-lbr --json` file as a table cell: mbb/hand ± the interval, and the share of
+    hands the model member played when the profile is a portfolio; empty while it runs."""
+    if not path.exists() or not path.stat().st_size:
+        return ""
+    row = json.loads(path.read_text())
+    share = row.get("portfolio", {}).get("model_share")
+    return (f"{row['mbb_per_hand']:+,.0f} ± {row['ci95_mbb']:,.0f}"
+            + (f" ({100 * share:.1f}%)" if share is not None else ""))
+
+
 def main(seed: str, arms: list[str]) -> None:
     tags = [Path(arm).stem for arm in arms]
     print("| LBR's actions | " + " | ".join(f"`{tag}`" for tag in tags) + " |")
@@ -17,12 +28,7 @@ def main(seed: str, arms: list[str]) -> None:
     for sets in ("FCHPA", "FCPA", "FCMQT"):
         cells = []
         for tag in tags:
-            path = RESULTS / f"lbr{seed}-{tag}-{sets}.json"
-            if not path.exists() or not path.stat().st_size:
-                cells.append("")
-                continue
-            row = json.loads(path.read_text())
-            cells.append(f"{row['mbb_per_hand']:+,.0f} ± {row['ci95_mbb']:,.0f}")
+            cells.append(cell(RESULTS / f"lbr{seed}-{tag}-{sets}.json"))
         print(f"| {sets} ×4 | " + " | ".join(cells) + " |")
 
 
