@@ -11,12 +11,12 @@ from acpc_support import NOLIMIT
 from gambler.bot.chart import (CALL, FOLD, FOLD_END, RAISE, SHOWDOWN, ChartError, build_tree,
                                chart_text, draw_action, find_chart_file, follow, load_chart, parse_chart,
                                real_action, translate_raise)
-from gambler.evaluator.preflop import class_index
+from gambler.evaluator.preflop import class_index, class_name
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, raise_to
-from gambler.training.preflop import (PreflopGame, _terminal, class_matrices, cfr_plus,
-                                      exploitability, new_solution, preflop_game, rounded,
-                                      solve_chart, values_per_hand)
+from gambler.training.preflop import (PreflopGame, _terminal, class_equities, class_matrices,
+                                      cfr_plus, exploitability, new_solution, preflop_game,
+                                      rounded, solve_chart, values_per_hand)
 from gambler.training.preflop import main as solve_main
 
 NL = load_game(NOLIMIT)
@@ -185,6 +185,55 @@ def test_a_postflop_edge_moves_e_times_the_stake_from_the_taxed_player_when_chip
                                       _terminal(plain, all_in, call_all_in, player, reach))
 
 
+def _class_of(name: str) -> int:
+    return [class_name(index) for index in range(169)].index(name)
+
+
+def test_class_equities_are_the_published_preflop_equities_against_a_random_hand():
+    """Known values (wins plus half the ties against one random holding): AA 85.20%, KK 82.40%,
+    AKs 67.04%, 72o 34.58%, 32o 32.30%."""
+    equities = class_equities()
+    for name, known in (("AA", 0.8520), ("KK", 0.8240), ("AKs", 0.6704), ("72o", 0.3458),
+                        ("32o", 0.3230)):
+        assert equities[_class_of(name)] == pytest.approx(known, abs=5e-5)
+
+
+def test_a_sloped_edge_charges_each_class_of_the_taxed_player_its_own_edge():
+    """With a slope S the taxed player's class c pays (E + S (e_c - 1/2)) T: its own classes pay
+    their own edges, and against it each opposing class's edge is weighted by that class's
+    reach (not the average edge: a taxed range of strong hands pays less)."""
+    plain = preflop_game()
+    sloped = preflop_game(edge=0.35, taxed=1, slope=-2.0)
+    per_class = 0.35 - 2.0 * (class_equities() - 0.5)
+    assert per_class[_class_of("AA")] == pytest.approx(0.35 - 2.0 * 0.3520, abs=1e-4)
+    reach = np.linspace(0.1, 1.0, 169)
+    node, call = _closing_call(plain.nodes, "r1")
+    stake = max(node.totals)
+    taxed_gap = _terminal(sloped, node, call, 1, reach) - _terminal(plain, node, call, 1, reach)
+    np.testing.assert_allclose(taxed_gap, -stake * per_class * (plain.counts @ reach))
+    other_gap = _terminal(sloped, node, call, 0, reach) - _terminal(plain, node, call, 0, reach)
+    np.testing.assert_allclose(other_gap, stake * (plain.counts @ (per_class * reach)))
+    flat = preflop_game(edge=0.35, taxed=1)
+    assert not np.allclose(other_gap, _terminal(flat, node, call, 0, reach)
+                           - _terminal(plain, node, call, 0, reach))
+
+
+def test_a_negative_slope_lets_the_strong_classes_defend_what_a_flat_edge_folds():
+    """Solved with the same edge for the average class, a slope of -3 keeps the strong classes
+    in (they pay less) and folds more of the weak ones, here the big blind's answer to the
+    small blind's pot-sized open."""
+    sizes, iterations = (Fraction(1, 2), 1, 2), 24
+    flat = solve_chart(20000, (100, 50), sizes, 3, iterations, (0.8, 0.8))
+    sloped = solve_chart(20000, (100, 50), sizes, 3, iterations, (0.8, 0.8),
+                         slopes=(-3.0, -3.0))
+    index = next(n for n, node in enumerate(TREE) if node.path == "r1")
+    assert TREE[index].actor == 0 and TREE[index].actions[0].kind == FOLD
+    equities = class_equities()
+    strong, weak = equities > 0.6, equities < 0.45
+    assert sloped[index][0][strong].mean() < flat[index][0][strong].mean() - 0.1
+    assert sloped[index][0][weak].mean() >= flat[index][0][weak].mean()
+
+
 def test_each_seat_of_a_chart_comes_from_the_solve_where_that_seat_pays_its_own_edge():
     sizes, iterations = (Fraction(1, 2), 1, 2), 24
     both = {edge: solve_chart(20000, (100, 50), sizes, 3, iterations, (edge, edge))
@@ -203,6 +252,9 @@ def test_the_solver_names_a_bad_edge(capsys):
     with pytest.raises(SystemExit):
         solve_main(["--postflop-edge", "0.1,x", "--out", "unused.yaml"])
     assert "'0.1,x': expected E or E_BB,E_SB (numbers)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        solve_main(["--edge-slope=-3,-5,1", "--out", "unused.yaml"])
+    assert "'-3,-5,1': expected S or S_BB,S_SB (numbers)" in capsys.readouterr().err
 
 
 def test_drawing_a_mixed_action_follows_the_cumulative_probabilities():

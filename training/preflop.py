@@ -15,6 +15,10 @@ paid to the other: (2e - 1) T - E T. Its strategy is solved twice, once in each 
 player's is an equilibrium reply, not kept), and the chart takes each node from the solve in
 which the node's actor is the taxed player. The two seats may pay different edges
 (`--postflop-edge E_BB,E_SB`): the small blind acts last after the flop, the big blind first.
+An edge may also depend on the taxed player's class (`--edge-slope S` or `S_BB,S_SB`): class c
+pays E + S (e_c - 1/2), e_c its preflop equity against a random holding, so with S < 0 the
+strong classes, which keep more of their equity after the flop, pay less than the weak ones
+(measured against LBR: experiments/realisation/summary.py fits this line per seat).
 
 A strategy gives each of the 169 classes (`evaluator.preflop`) one distribution per decision
 node, all holdings of a class alike. With card removal the values are per class, summed over the
@@ -60,8 +64,8 @@ class PreflopGame:
     showdown: np.ndarray
     pairs: float
     stack: int = 0
-    edge: float = 0.0   # the postflop edge E against position `taxed` (module docstring)
-    taxed: int = -1
+    edge: float | np.ndarray = 0.0  # the postflop edge E against position `taxed` (module
+    taxed: int = -1                 # docstring), one number or one per class of the taxed player
 
 
 @lru_cache(maxsize=1)
@@ -90,13 +94,22 @@ def class_matrices() -> tuple[np.ndarray, np.ndarray]:
     return n, d
 
 
-def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: int = 3,
-                 edge: float = 0.0, taxed: int = -1) -> PreflopGame:
-    """The abstract preflop game of a chart's tree with the hold'em class matrices; `edge` E
-    against position `taxed` (module docstring; 0: the plain check-down game)."""
+def class_equities() -> np.ndarray:
+    """float64[169]: each class's preflop equity against a random holding (wins plus half the
+    ties, over every disjoint holding and board), from the class matrices: (D 1 / N 1 + 1) / 2."""
     counts, showdown = class_matrices()
+    return (showdown.sum(axis=1) / counts.sum(axis=1) + 1.0) / 2.0
+
+
+def preflop_game(stack: int = 20000, blinds=(100, 50), sizes=(0.5, 1, 2), cap: int = 3,
+                 edge: float = 0.0, taxed: int = -1, slope: float = 0.0) -> PreflopGame:
+    """The abstract preflop game of a chart's tree with the hold'em class matrices; `edge` E
+    against position `taxed` (module docstring; 0: the plain check-down game), and with a
+    `slope` S the edge of class c is E + S (e_c - 1/2) (`class_equities`)."""
+    counts, showdown = class_matrices()
+    per_class = edge + slope * (class_equities() - 0.5) if slope else edge
     return PreflopGame(build_tree(stack, tuple(blinds), sizes, cap), counts, showdown,
-                       float(counts.sum()), stack, edge, taxed)
+                       float(counts.sum()), stack, per_class, taxed)
 
 
 def _normalised(table: np.ndarray) -> np.ndarray:
@@ -120,9 +133,11 @@ def _terminal(game: PreflopGame, node, action, player: int, reach: np.ndarray) -
     totals[node.actor] = max(totals)  # the call
     stake = min(totals)
     value = stake * (game.showdown @ reach)
-    if game.edge and stake < game.stack:  # to the flop with chips behind: the edge is paid
-        paid = game.edge * stake * (game.counts @ reach)
-        value = value - paid if player == game.taxed else value + paid
+    if game.taxed >= 0 and stake < game.stack:  # to the flop with chips behind: the edge is paid
+        if player == game.taxed:  # by each of the traverser's classes, at its own edge
+            value = value - stake * game.edge * (game.counts @ reach)
+        else:                     # to it, by each opposing class at that class's edge
+            value = value + stake * (game.counts @ (game.edge * reach))
     return value
 
 
@@ -239,33 +254,45 @@ def rounded(strategy: list[np.ndarray], least: float = 0.005) -> tuple[np.ndarra
     return tuple(out)
 
 
-def _edges(text: str) -> tuple[float, float]:
-    """`--postflop-edge`: one E for both seats, or the big blind's and the small blind's."""
-    try:
-        numbers = tuple(float(word) for word in text.split(","))
-    except ValueError:
-        numbers = ()
-    if len(numbers) not in (1, 2) or not all(np.isfinite(number) for number in numbers):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected E or E_BB,E_SB (numbers)")
-    return (numbers[0], numbers[-1])
+def _seat_numbers(letter: str):
+    """A parser of one number for both seats, or the big blind's and the small blind's (the
+    option's `letter` names them in the error: E or E_BB,E_SB)."""
+    def parse(text: str) -> tuple[float, float]:
+        try:
+            numbers = tuple(float(word) for word in text.split(","))
+        except ValueError:
+            numbers = ()
+        if len(numbers) not in (1, 2) or not all(np.isfinite(number) for number in numbers):
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: expected {letter} or {letter}_BB,{letter}_SB (numbers)")
+        return (numbers[0], numbers[-1])
+    return parse
+
+
+def _seats_text(numbers: tuple[float, float]) -> str:
+    """The option's value as written back: one number if both seats agree."""
+    return f"{numbers[0]:g}" if numbers[0] == numbers[1] else f"{numbers[0]:g},{numbers[1]:g}"
 
 
 def solve_chart(stack: int, blinds, sizes, cap: int, iterations: int,
-                edges: tuple[float, float] = (0.0, 0.0), report=None) -> list:
+                edges: tuple[float, float] = (0.0, 0.0), report=None,
+                slopes: tuple[float, float] = (0.0, 0.0)) -> list:
     """The average strategy per node of the chart's tree after `iterations` of CFR+: one solve of
     the check-down game with no edge; else one solve per seat p, the seat paying `edges[p]`
-    (0: the big blind, 1: the small blind), each node taken from the solve whose taxed seat is
-    its actor. `report(iteration, game, solution)` is told after each iteration."""
+    (0: the big blind, 1: the small blind; with `slopes[p]`, per class as `preflop_game`), each
+    node taken from the solve whose taxed seat is its actor. `report(iteration, game,
+    solution)` is told after each iteration."""
     solves = []
-    for taxed in ((0, 1) if any(edges) else (-1,)):
+    taxing = any(edges) or any(slopes)
+    for taxed in ((0, 1) if taxing else (-1,)):
         solved_game = preflop_game(stack, blinds, sizes, cap, edges[taxed] if taxed >= 0 else 0.0,
-                                   taxed)
+                                   taxed, slopes[taxed] if taxed >= 0 else 0.0)
         solution = new_solution(solved_game)
         cfr_plus(solution, iterations,
                  None if report is None else
                  lambda iteration, g=solved_game, s=solution: report(iteration, g, s))
         solves.append(solution.average())
-    return [solves[node.actor if any(edges) else 0][n]
+    return [solves[node.actor if taxing else 0][n]
             for n, node in enumerate(solved_game.nodes)]
 
 
@@ -277,11 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--name", default="preflop")
-    parser.add_argument("--postflop-edge", type=_edges, default=(0.0, 0.0),
+    parser.add_argument("--postflop-edge", type=_seat_numbers("E"), default=(0.0, 0.0),
                         metavar="E or E_BB,E_SB",
                         help="E: a pot that reaches the flop with chips behind costs the chart's "
                              "player E times its stake (solved once per seat; default 0); two "
                              "numbers: the big blind's edge, then the small blind's")
+    parser.add_argument("--edge-slope", type=_seat_numbers("S"), default=(0.0, 0.0),
+                        metavar="S or S_BB,S_SB",
+                        help="per class: class c pays E + S (e_c - 1/2), e_c its preflop equity "
+                             "against a random holding (default 0: every class pays E; write "
+                             "negative slopes as --edge-slope=-3,-5)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
@@ -297,18 +329,21 @@ def main(argv: list[str] | None = None) -> int:
                   f"exploitability {gap:8.2f} mbb/hand", flush=True)
 
     average = solve_chart(stack, blinds, sizes, args.cap, args.iterations, args.postflop_edge,
-                          report)
+                          report, args.edge_slope)
     strategy = rounded(average)
     average_gap = exploitability(game, average) / 100 * 1000
     chart_gap = exploitability(game, list(strategy)) / 100 * 1000
     value = values_per_hand(game, list(strategy), 2)
     print(f"the chart as written: exploitability {chart_gap:.2f} mbb/hand in the check-down game "
           f"(the average strategy's {average_gap:.2f})")
-    edges = args.postflop_edge
-    edge_text = f"{edges[0]:g}" if edges[0] == edges[1] else f"{edges[0]:g},{edges[1]:g}"
-    edge = f" --postflop-edge {edge_text}" if any(edges) else ""
+    edges, slopes = args.postflop_edge, args.edge_slope
+    edge = ((f" --postflop-edge {_seats_text(edges)}" if any(edges) else "")
+            + (f" --edge-slope={_seats_text(slopes)}" if any(slopes) else ""))
     paying = (f"{edges[0]:g} stakes" if edges[0] == edges[1]
               else f"{edges[0]:g} stakes as the big blind and {edges[1]:g} as the small blind")
+    if any(slopes):
+        paying += (f", plus {_seats_text(slopes)} times the class's preflop equity less 1/2"
+                   + ("" if slopes[0] == slopes[1] else " (big blind, small blind)"))
     chart = Chart(stack, blinds, tuple(sorted(sizes)), args.cap, game.nodes, strategy,
                   name=args.name,
                   description="Preflop chart: CFR+ on the abstract preflop game (check-down "

@@ -15,7 +15,7 @@ import json
 import numpy as np
 
 from gambler.evaluator.preflop import class_name
-from gambler.training.preflop import class_matrices
+from gambler.training.preflop import class_equities
 
 
 def main():
@@ -23,8 +23,7 @@ def main():
     parser.add_argument("results", nargs="+")
     parser.add_argument("--top", type=int, default=40)
     options = parser.parse_args()
-    counts, showdown = class_matrices()
-    equity = (showdown.sum(axis=1) / counts.sum(axis=1) + 1.0) / 2.0
+    equity = class_equities()
     totals = [{key: np.zeros(169) for key in ("count", "shortfall", "square")} for _ in range(2)]
     for path in options.results:
         with open(path) as handle:
