@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 from gambler.errors import GamblerError
 from gambler.bot.params import (RoundParams, defence_line, end_reraises, range_bet_bluffs,
+                                range_bets_at,
                                 range_defence_answers, range_defence_keeps,
                                 range_defence_share)
 from gambler.protocol.betting import (CALL_ACTION, FOLD_ACTION, RAISE, Action, BettingState,
@@ -73,6 +74,7 @@ class RoundPlan:
     defend: tuple[float, float] | None = None  # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None         # a: facing a bet, defend by own-range percentile
     range_bet: tuple[float, float] | None = None  # (value, size): nothing owed, bet by percentile
+    range_bet_position: int | None = None      # 0 or 1: range bets in that position only
     range_defence_cap: float | None = None     # c: the largest share of the range folded (None: 1)
     range_defence_from: float | None = None    # r: range defence answers bets from r pots
     range_defence_keep: float | None = None    # k: a holding with v >= k never folds to it
@@ -101,7 +103,8 @@ def plan_round(params: RoundParams, v: float, start: int = 0, pot: int = 0,
                      params.price_margin, slow=mixed and mode >= RAISE_TO,
                      bluff_to=params.bluff_target(start, pot) if mixed and mode == GIVE_UP
                      else None, defend=params.defend, range_defence=params.range_defence,
-                     range_bet=params.range_bet, range_defence_cap=params.range_defence_cap,
+                     range_bet=params.range_bet, range_bet_position=params.range_bet_position,
+                     range_defence_cap=params.range_defence_cap,
                      range_defence_from=params.range_defence_from,
                      range_defence_keep=params.range_defence_keep,
                      range_raise=params.range_raise, end_reraise=params.end_reraise)
@@ -142,8 +145,9 @@ def defends_by_range(plan: RoundPlan, betting: BettingState) -> bool:
 
 
 def bets_by_range(plan: RoundPlan, betting: BettingState) -> bool:
-    """Whether this decision is taken by range bets: the plan has them and nothing is owed."""
-    return plan.range_bet is not None \
+    """Whether this decision is taken by range bets: the plan has them for the position to act
+    (`range_bet_position`) and nothing is owed."""
+    return range_bets_at(plan.range_bet, plan.range_bet_position, betting.current_player) \
         and betting.spent[betting.current_player] >= betting.max_spent
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from gambler.bot.automaton import choose_action, plan_for_state
 from gambler.bot.chart import KIND_OF_LETTER, RAISE as CHART_RAISE, follow, real_action
+from gambler.bot.params import range_bets_at
 from gambler.evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
 from gambler.jit import helper, njit
 from gambler.protocol.betting import RAISE, BettingState
@@ -204,7 +205,8 @@ class OwnRange:
         params = self.profile.rounds[round_]
         values = self.values(round_)
         facing = betting.spent[betting.current_player] < betting.max_spent
-        decides = params.range_defence is not None if facing else params.range_bet is not None
+        decides = params.range_defence is not None if facing else range_bets_at(
+            params.range_bet, params.range_bet_position, betting.current_player)
         if decides:  # the percentile decides here: each holding's, from the range as it was
             self._update_percentiles(round_)
         kept: dict[tuple[float, int], bool] = {}  # (v, row) -> whether it takes `action`: the

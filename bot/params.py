@@ -77,6 +77,11 @@ A file with `version: 5` may also give, per round:
                                  caller of that bet indifferent: size / (1 + 2 size) of the bets);
                                  check the rest. This replaces the modes' checks, bets and
                                  mixed play when nothing is owed.
+    range_bet_position: 1        0 or 1 (default: both; needs range_bet): range bets only in
+                                 that position (0: the big blind, who acts first after the
+                                 flop; 1: the small blind, who acts last), the modes deciding
+                                 in the other one: a bot that bets its range when checked to
+                                 and never bets first out of position.
     range_raise: [0.1, 1.0]      [value, size] (default: none; needs range_defence). Facing the
                                  round's first bet, where range defence answers it, raise to
                                  the largest total + size pot (pot: both totals after calling)
@@ -125,7 +130,8 @@ _ROUND_KEYS = ("thresholds", "call", "raise")
 _V2_ROUND_KEYS = ("levels", "price", "slow_play", "bluff", "bluff_size", "narrow")
 _V3_ROUND_KEYS = ("defend",)
 _V5_ROUND_KEYS = ("range_defence", "range_defence_cap", "range_defence_from",
-                  "range_defence_keep", "range_bet", "range_raise", "end_reraise")
+                  "range_defence_keep", "range_bet", "range_bet_position", "range_raise",
+                  "end_reraise")
 _MIXING_KEYS = ("slow_play", "bluff", "bluff_size")
 LEVELS = ("chips", "pot")
 _METADATA_TEXT = ("name", "description", "provenance")
@@ -166,6 +172,7 @@ class RoundParams:
     defend: tuple[float, float] | None = None    # (d0, d1): call a fold when v >= d0 + d1 price
     range_defence: float | None = None           # a: facing a bet, defend the top of the range
     range_bet: tuple[float, float] | None = None  # (value, size): bet the top and bottom of it
+    range_bet_position: int | None = None        # 0 or 1: range bets in that position only
     range_defence_cap: float | None = None       # c: the largest share folded to any bet (None: 1)
     range_defence_from: float | None = None      # r: range defence answers bets from r pots
     range_defence_keep: float | None = None      # k: a holding with v >= k never folds to it
@@ -242,6 +249,13 @@ def range_defence_keeps(keep: float | None, v: float) -> bool:
     """Whether range defence keeps a holding of win rate v from folding (`range_defence_keep`):
     v >= k (never without a k)."""
     return keep is not None and v >= keep
+
+
+def range_bets_at(range_bet, range_bet_position: int | None, position: int) -> bool:
+    """Whether range bets decide, with nothing owed, for the player in `position`: the round
+    has them (`range_bet` not None) and they are not kept for the other position
+    (`range_bet_position`)."""
+    return range_bet is not None and range_bet_position in (None, position)
 
 
 def range_bet_bluffs(value: float, size: float) -> float:
@@ -483,6 +497,8 @@ class Profile:
                 section["range_defence_keep"] = round_params.range_defence_keep
             if self.version >= 5 and round_params.range_bet is not None:
                 section["range_bet"] = list(round_params.range_bet)
+            if self.version >= 5 and round_params.range_bet_position is not None:
+                section["range_bet_position"] = round_params.range_bet_position
             if self.version >= 5 and round_params.range_raise is not None:
                 section["range_raise"] = list(round_params.range_raise)
             if self.version >= 5 and round_params.end_reraise is not None:
@@ -615,6 +631,7 @@ def parse_profile(text: str, source: str = "<profile>", folder: Path | None = No
                                       section, "range_defence_keep", name, source, 1.0, -1.0),
                                   range_bet=(_range_bet(section["range_bet"], name, source)
                                              if "range_bet" in section else None),
+                                  range_bet_position=_range_bet_position(section, name, source),
                                   range_raise=_range_raise(section, name, source),
                                   end_reraise=(_number_in(section["end_reraise"],
                                                           f"{name}.end_reraise", source, -1.0, 1.0)
@@ -661,6 +678,19 @@ def _range_bet(value, name: str, source: str, key: str = "range_bet") -> tuple[f
     _fraction(numbers[0], f"{name}.{key}[0]", source, 1.0)
     _fraction(numbers[1], f"{name}.{key}[1]", source, 10.0)
     return numbers
+
+
+def _range_bet_position(section: dict, name: str, source: str) -> int | None:
+    """A round's `range_bet_position`: 0 or 1, only beside `range_bet`."""
+    if "range_bet_position" not in section:
+        return None
+    if "range_bet" not in section:
+        raise ProfileError(f"{source}: {name}.range_bet_position needs {name}.range_bet")
+    value = section["range_bet_position"]
+    if isinstance(value, bool) or value not in (0, 1):
+        raise ProfileError(f"{source}: {name}.range_bet_position: expected 0 (the big blind) "
+                           f"or 1 (the small blind), got {value!r}")
+    return int(value)
 
 
 def _range_raise(section: dict, name: str, source: str) -> tuple[float, float] | None:

@@ -25,7 +25,7 @@ import numpy as np
 from gambler.bot import chart as charts
 from gambler.bot.automaton import choose_action, plan_for_state
 from gambler.bot.exploiters import Exploiter, exploiter_action
-from gambler.bot.params import Profile
+from gambler.bot.params import Profile, range_bets_at
 from gambler.evaluator import rank_hands
 from gambler.evaluator.holdings import holding_index
 from gambler.evaluator.matchups import matchup
@@ -300,7 +300,8 @@ def defends_by_range(bot: ReferenceBot, state: BettingState) -> bool:
     round_params = bot.strategy.rounds[state.round]
     if state.spent[state.current_player] < state.max_spent:
         return round_params.range_defence is not None
-    return round_params.range_bet is not None
+    return range_bets_at(round_params.range_bet, round_params.range_bet_position,
+                         state.current_player)
 
 
 def first_action_of_round(state: BettingState) -> bool:

@@ -104,6 +104,9 @@ def _others(hole, board):
     # ... and range raises: the first bet of a round raised by the range's top and best folds.
     (str(Path(__file__).resolve().parent / "data" / "profiles" / "v5-range-raise.yaml"),
      "FCHPA,FCPA,FCPA,FCPA", 16),
+    # ... and range bets kept for one position: the other position's modes decide.
+    (str(Path(__file__).resolve().parent / "data" / "profiles" / "v5-range-bet-position.yaml"),
+     "FCPA,C,FCHPA,FCMQT", 16),
 ])
 def test_fast_lbr_agrees_with_the_plain_python_reference(strategy, actions, deals):
     """Action for action and chip for chip, and the bot's range at each of LBR's decisions (its

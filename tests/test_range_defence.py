@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from acpc_support import NOLIMIT
-from gambler.bot.automaton import choose_action, mode_action, plan_for_state
+from gambler.bot.automaton import choose_action, mode_action, needs_percentile, plan_for_state
 from gambler.bot.own_range import OwnRange, range_percentiles
 from gambler.bot.params import (ProfileError, load_profile, parse_profile, range_defence_answers,
                                 range_defence_share)
@@ -36,6 +36,7 @@ CHART_RANGE_PROFILE = str(DATA / "v5-chart-range.yaml")
 RAISE_PROFILE = str(DATA / "v5-range-raise.yaml")
 KEEP_PROFILE = str(DATA / "v5-range-keep.yaml")
 END_PROFILE = str(DATA / "v5-end-reraise.yaml")
+POSITION_PROFILE = str(DATA / "v5-range-bet-position.yaml")
 CODE_KIND = {FOLD_CODE: "f", CALL_CODE: "c", RAISE_CODE: "r"}
 
 
@@ -132,6 +133,7 @@ def _replay(trace_rows, holes, board, bot, hand_number):
     (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 24),
     (KEEP_PROFILE, "FCPA,FCPA,FCODXA,FCPA", 24),
     (END_PROFILE, "C,FCMQHTPODXA,FCMQHTPODXA,FCMQHTPODXA", 100),
+    (POSITION_PROFILE, "FCPA,C,FCHPA,FCMQT", 40),
 ])
 def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
@@ -141,6 +143,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     by the profile that has them."""
     spec = load_profile(profile)
     decided = overruled = bets = capped = below_from = raises = kept = called_back = 0
+    positions = set()  # (round, position) of the range bets' decisions
     for i, lbr, rows, holes, board in lbr_hands(spec, actions, deals):
         strategy = ProfileStrategy(spec, seed=9)
         for state, taken in _replay(rows, holes, board, 1 - lbr, 2 * i + lbr):
@@ -153,6 +156,10 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
                     and mode_action(replace(round_plan, end_reraise=None),
                                     state.betting).kind == "r"
             bets += "bets_from" in fields and action.kind == "r"
+            if "bets_from" in fields:  # range bets decide only where they are kept
+                kept_for = spec.rounds[state.betting.round].range_bet_position
+                assert kept_for in (None, state.betting.current_player)
+                positions.add((state.betting.round, state.betting.current_player))
             raises += "raises_from" in fields and action.kind == "r" \
                 and mode_action(plan_for_state(spec.rounds[state.betting.round], fields["v"],
                                                state.betting, 1.0), state.betting).kind != "r"
@@ -173,9 +180,12 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     assert decided > deals // 2
     assert overruled > 0
     assert (bets > 0) == (spec.rounds[1].range_bet is not None)  # range bets, where it has them
+    if any(round_params.range_bet_position is not None for round_params in spec.rounds):
+        assert {(1, 1), (2, 0), (3, 1)} <= positions  # each kept position's range bets seen
     assert (raises > 0) == (spec.rounds[1].range_raise is not None)  # and range raises
     has_cap = any(round_params.range_defence_cap is not None for round_params in spec.rounds)
-    assert (capped > 0) == (has_cap and "A" in actions)  # the cap called some all-ins
+    assert (capped > 0) == (has_cap and "A" in actions) or profile == POSITION_PROFILE  # the
+    # cap called some all-ins (the position profile's hands need not meet one)
     has_from = any(round_params.range_defence_from is not None for round_params in spec.rounds)
     assert (below_from > 0) == has_from
     has_keep = any(round_params.range_defence_keep is not None for round_params in spec.rounds)
@@ -212,6 +222,44 @@ def test_range_raises_take_the_top_and_the_best_folds_of_the_first_bet():
     with pytest.raises(ProfileError,
                        match=r"x.yaml: flop.range_raise\[1\]: 11.0 must be a number in \[0, 10\]"):
         parse_profile(text.replace("range_raise: [0.2, 1.0]", "range_raise: [0.2, 11]"), "x.yaml")
+
+
+def test_range_bets_decide_only_in_the_position_they_are_kept_for():
+    """`range_bet_position` (the test profile: 1 on the flop and the river, 0 on the turn):
+    with nothing owed on the flop the big blind (position 0, first to act) plays its modes
+    whatever its percentile, and the small blind, checked to, bets the top 0.3 of its range and
+    its bottom 0.3 x 0.75 / 1.75 to 100 + 0.75 x 200 = 250; on the turn the other way round.
+    The key is 0 or 1, beside range_bet, packed as 1 + the position per round."""
+    from gambler.training.engine import RANGE_BET_POSITION_AT, profile_vector
+
+    profile = load_profile(POSITION_PROFILE)
+    flop = BettingState.start(NL).apply(Action("c")).apply(Action("c"))
+    assert flop.round == 1 and flop.current_player == 0 and flop.spent == (100, 100)
+    percentiles = (0.0, 0.1, 0.2, 0.5, 0.69, 0.7, 0.99)
+    for v in (-0.9, 0.5, 0.95):  # give up, wait and see, bet to the end
+        plan = plan_for_state(profile.rounds[1], v, flop, 1.0)
+        assert not needs_percentile(plan, flop)
+        assert {str(choose_action(plan, flop, p)) for p in percentiles} \
+            == {str(mode_action(plan, flop))}
+    checked = flop.apply(Action("c"))
+    plan = plan_for_state(profile.rounds[1], -0.9, checked, 1.0)
+    assert needs_percentile(plan, checked)
+    assert [str(choose_action(plan, checked, p)) for p in percentiles] \
+        == ["r250", "r250", "c", "c", "c", "r250", "r250"]
+    turn = checked.apply(Action("c"))
+    assert turn.round == 2 and turn.current_player == 0
+    plan = plan_for_state(profile.rounds[2], -0.9, turn, 1.0)
+    assert [str(choose_action(plan, turn, p)) for p in (0.05, 0.5, 0.9)] == ["r250", "c", "r250"]
+    plan = plan_for_state(profile.rounds[2], 0.95, turn.apply(Action("c")), 1.0)
+    assert not needs_percentile(plan, turn.apply(Action("c")))
+    vector = profile_vector(profile)
+    assert list(vector[RANGE_BET_POSITION_AT:RANGE_BET_POSITION_AT + 4]) == [0.0, 2.0, 1.0, 2.0]
+    text = Path(POSITION_PROFILE).read_text()
+    with pytest.raises(ProfileError, match=r"x.yaml: flop.range_bet_position: expected 0 \(the "
+                                           r"big blind\) or 1 \(the small blind\), got 2"):
+        parse_profile(text.replace("range_bet_position: 1", "range_bet_position: 2", 1), "x.yaml")
+    with pytest.raises(ProfileError, match="x.yaml: flop.range_bet_position needs flop.range_bet"):
+        parse_profile(text.replace("  range_bet: [0.3, 0.75]\n", "", 1), "x.yaml")
 
 
 def test_the_keep_calls_every_holding_from_its_v_whatever_the_percentile():
@@ -339,7 +387,8 @@ def held_deals(tmp_path_factory):
                                   (CHART_RANGE_PROFILE, "shover"), ("sizer", CHART_RANGE_PROFILE),
                                   (RAISE_PROFILE, "prober"), (RANGE_PROFILE, RAISE_PROFILE),
                                   ("shover", KEEP_PROFILE), (KEEP_PROFILE, "sizer"),
-                                  ("raise", END_PROFILE), (END_PROFILE, "sizer")])
+                                  ("raise", END_PROFILE), (END_PROFILE, "sizer"),
+                                  (POSITION_PROFILE, "prober"), ("sizer", POSITION_PROFILE)])
 def test_engine_hands_equal_tcp_hands_with_range_defence(held_deals, pair):
     """The engine's loop for range defence (`training.defended`: the own range in rows)
     against the TCP bot (`bot.own_range`), action for action and chip for chip."""
@@ -426,7 +475,7 @@ def test_a_range_no_holding_explains_leaves_the_modes_action():
 
 @pytest.mark.parametrize("profile, actions, deals", [
     (RANGE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10), (CHART_RANGE_PROFILE, "FCPA,FCMQHA,FCPA,FCA", 10),
-    (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10),
+    (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 10), (POSITION_PROFILE, "FCPA,C,FCHPA,FCMQT", 10),
 ])
 def test_the_own_range_is_the_reference_range_holding_by_holding(profile, actions, deals):
     """At each of the bot's decisions in LBR's hands, `OwnRange`'s mass of every holding equals

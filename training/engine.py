@@ -128,6 +128,8 @@ RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: 1 + round r's range raise share (0:
 RANGE_KEEP_AT = RANGE_RAISE_AT + 8  # + r: 2 + round r's range defence keep k (0: none)
 END_RERAISE_AT = RANGE_KEEP_AT + 4  # + r: 1 if round r has end_reraise (0: none, always
 #                                     re-raise); + 4 + r: its w (stored as is: v >= w exactly)
+RANGE_BET_POSITION_AT = END_RERAISE_AT + 8  # + r: 1 + the position round r's range bets are
+#                                             kept for (0: both)
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -526,7 +528,10 @@ def percentile_decides(kind, params, hand, player):
     defence with a bet owed, or a range bet with nothing owed."""
     if hand[SPENT + player] < hand[MAX_SPENT]:
         return range_defence_of(kind, params, hand[ROUND]) >= 0.0
-    return range_bet_of(kind, params, hand[ROUND])[0] >= 0.0
+    if range_bet_of(kind, params, hand[ROUND])[0] < 0.0:
+        return False
+    position = params[RANGE_BET_POSITION_AT + hand[ROUND]]
+    return position == 0.0 or position - 1.0 == player
 
 
 @helper
@@ -1077,6 +1082,8 @@ def profile_vector(profile) -> np.ndarray:
         if numbers.range_bet is not None:
             vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
             vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]
+        if numbers.range_bet_position is not None:
+            vector[RANGE_BET_POSITION_AT + round_] = 1.0 + numbers.range_bet_position
         if numbers.range_raise is not None:
             vector[RANGE_RAISE_AT + 2 * round_] = 1.0 + numbers.range_raise[0]
             vector[RANGE_RAISE_AT + 2 * round_ + 1] = numbers.range_raise[1]
