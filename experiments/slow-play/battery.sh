@@ -1,27 +1,33 @@
 #!/bin/sh
-# The portfolio arm p-sp-ftr100-nb (the shipped default with the slow-play member) against issue
-# 19's adversaries on seeds nothing chose: LBR deal seed 18 at the six settings that raise
-# before the flop (the shipped default beside it on the same deals), every shipped exploiter on
-# match seed 9 (10,000 hands; 20,000 for the four closest), the baselines on pool seeds
-# 1400-1419 (the other pool rows: sweep.py, docs/experiments.md), `seed` through the dealer on
-# seed 13. Two jobs at a time; files in eval/.
+# A portfolio arm (default: p-sp-ftr100-nb, the shipped default with the slow-play member)
+# against issue 19's adversaries on seeds nothing chose: LBR deal seed 18 at the six settings
+# that raise before the flop (with the profiles in $BESIDE, default `default`, on the same deals),
+# every shipped exploiter on match seed 9 (10,000 hands; 20,000 for the four closest; session
+# 27's search-default-static-seed102 on seed 14), the baselines on pool seeds 1400-1419 (the
+# other pool rows: sweep.py, docs/experiments.md), `seed` through the dealer on seed 13. Two
+# jobs at a time; a file already in OUT is not run again.
+# Usage: [BESIDE="..."] experiments/slow-play/battery.sh [ARM [OUT]]
+#   (session 27: BESIDE= experiments/slow-play/battery.sh experiments/chart-edges/p-ip30-75.yaml
+#   experiments/chart-edges/eval)
 set -e
-out=$(dirname "$0")/eval
-arm=experiments/slow-play/p-sp-ftr100-nb.yaml
-tag=p-sp-ftr100-nb
+arm=${1:-experiments/slow-play/p-sp-ftr100-nb.yaml}
+out=${2:-$(dirname "$0")/eval}
+beside=${BESIDE-default}
+tag=$(basename "$arm" .yaml)
 mkdir -p "$out"
 close="v3-pass2-00 search-adaptive-plain-seed91 prober catcher"
 {
   for sets in FCPA FCHPA FCMA FCMQT FCODXA FCMQHTPODXA; do
-    for profile in $arm default; do
+    for profile in $arm $beside; do
       echo "gambler-lbr $profile --actions $sets,$sets,$sets,$sets --hands 20000 --seed 18 --workers 1 --json > $out/lbr18-$(basename $profile .yaml)-$sets.json"
     done
   done
+  echo "gambler-match $arm search-default-static-seed102 --hands 20000 --seed 14 --json > $out/x14-$tag-search-default-static-seed102.json"
   for exploiter in $close; do
     echo "gambler-match $arm $exploiter --hands 20000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
   done
   for exploiter in $(ls configs/exploiters | sed 's/.yaml$//'); do
-    case " $close " in *" $exploiter "*) continue ;; esac
+    case " $close search-default-static-seed102 " in *" $exploiter "*) continue ;; esac
     echo "gambler-match $arm $exploiter --hands 10000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
   done
   echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents call,raise,allin,random --json $out/pool1400-$tag-baselines.json > $out/pool1400-$tag-baselines.txt"
