@@ -133,7 +133,7 @@ def _replay(trace_rows, holes, board, bot, hand_number):
     (RAISE_PROFILE, "FCHPA,FCPA,FCPA,FCPA", 24),
     (KEEP_PROFILE, "FCPA,FCPA,FCODXA,FCPA", 24),
     (END_PROFILE, "C,FCMQHTPODXA,FCMQHTPODXA,FCMQHTPODXA", 100),
-    (POSITION_PROFILE, "FCPA,C,FCHPA,FCMQT", 40),
+    (POSITION_PROFILE, "FCP,C,FCHP,FCMQT", 40),
 ])
 def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
     """Every action the bot took in LBR's hands (numba: its own range kept as rows beside LBR's
@@ -184,8 +184,7 @@ def test_the_tcp_bot_plays_what_lbr_models(profile, actions, deals):
         assert {(1, 1), (2, 0), (3, 1)} <= positions  # each kept position's range bets seen
     assert (raises > 0) == (spec.rounds[1].range_raise is not None)  # and range raises
     has_cap = any(round_params.range_defence_cap is not None for round_params in spec.rounds)
-    assert (capped > 0) == (has_cap and "A" in actions) or profile == POSITION_PROFILE  # the
-    # cap called some all-ins (the position profile's hands need not meet one)
+    assert (capped > 0) == (has_cap and "A" in actions)  # the cap called some all-ins
     has_from = any(round_params.range_defence_from is not None for round_params in spec.rounds)
     assert (below_from > 0) == has_from
     has_keep = any(round_params.range_defence_keep is not None for round_params in spec.rounds)
