@@ -1,7 +1,8 @@
 """Write an arm of the member `default-static` with some postflop keys changed.
 
-Usage: python experiments/chart-edges/variant.py NAME ROUNDS KEY=VALUE...   (ROUNDS: f, t, r
-letters, e.g. ftr; VALUE a number, or `none` to drop the key) [--chart PATH]
+Usage: python experiments/chart-edges/variant.py NAME ROUNDS KEY=VALUE... [--description TEXT]
+    ROUNDS: f, t, r letters (e.g. ftr); VALUE a number (an integer stays one), numbers with
+    commas between for a list (range_bet=0.3,0.75), or `none` to drop the key.
 
 The rest of configs/params/default-static.yaml is kept as it is.
 """
@@ -16,28 +17,38 @@ MEMBER = HERE.parent.parent / "configs" / "params" / "default-static.yaml"
 ROUND_NAMES = {"f": "flop", "t": "turn", "r": "river"}
 
 
+def number(text: str):
+    """An int for an integer literal, else a float."""
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+def value_of(text: str):
+    """A key's value as written on the command line (module docstring)."""
+    if "," in text:
+        return [number(word) for word in text.split(",")]
+    return number(text)
+
+
 def main(argv):
-    chart = None
-    if "--chart" in argv:
-        at = argv.index("--chart")
-        chart = argv[at + 1]
+    description = None
+    if "--description" in argv:
+        at = argv.index("--description")
+        description = argv[at + 1]
         argv = argv[:at] + argv[at + 2:]
     name, rounds, *changes = argv
     document = yaml.safe_load(MEMBER.read_text())
     document["name"] = name
-    document["description"] = f"default-static with {' '.join(changes)} on {rounds}" + (
-        f", chart {chart}" if chart else "")
+    document["description"] = description or f"default-static with {' '.join(changes)} on {rounds}"
     document["provenance"] = ("configs/params/default-static.yaml (session 26), changed by "
-                              "experiments/chart-edges/variant.py (session 27).")
-    if chart:
-        document["chart"] = chart
+                              f"python experiments/chart-edges/variant.py {' '.join(argv)} "
+                              "(session 27).")
     for letter in rounds:
         for change in changes:
             key, value = change.split("=")
             if value == "none":
                 document[ROUND_NAMES[letter]].pop(key, None)
             else:
-                document[ROUND_NAMES[letter]][key] = float(value)
+                document[ROUND_NAMES[letter]][key] = value_of(value)
     (HERE / f"{name}.yaml").write_text(yaml.safe_dump(document, sort_keys=False, width=100))
     print(f"wrote {HERE / (name + '.yaml')}")
 

@@ -4,7 +4,8 @@
 # dealer on seed 13. Jobs run two at a time (xargs -P 2); each figure is written to results/ as
 # it ends. Against a portfolio an exploiter match of 20,000 hands takes about 6 minutes of a
 # core (the model's counter searches), so the exploiters that the default beat by thousands in
-# session 22 get 10,000 hands and the closest ones 20,000.
+# session 22 get 10,000 hands and the closest ones 20,000 (experiments/slow-play/exploiter_jobs.sh,
+# which since session 27 adds the search against the member on match seed 14).
 # Usage: experiments/fresh-s26/battery.sh [PROFILE]   (default: default)
 # (SKIP=PATTERN leaves out the jobs whose command matches it: one already running.)
 set -e
@@ -16,13 +17,8 @@ mkdir -p "$out"
 close="search-adaptive-plain-seed91 search-default-static-seed82 v3-pass2-00 v3-pass1-00"
 {
   echo "gambler-lbr $profile --suite --hands 20000 --seed 16 --workers 1 --json > $out/lbr16-$tag-suite.json"
-  for exploiter in $close; do
-    echo "gambler-match $profile $exploiter --hands 20000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
-  done
-  for exploiter in $(ls configs/exploiters | sed 's/.yaml$//'); do
-    case " $close " in *" $exploiter "*) continue ;; esac
-    [ -s "$out/x9-$tag-$exploiter.json" ] && continue
-    echo "gambler-match $profile $exploiter --hands 10000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
+  experiments/slow-play/exploiter_jobs.sh "$profile" "$tag" "$out" $close | while read -r job; do
+    [ -s "$(echo "$job" | sed 's/.*> //')" ] || echo "$job"  # a file already there is kept
   done
   echo "python experiments/adaptive/sweep.py $profile --matches 20 --seed 1400 --opponents default-v2,price-aware,seed,handmade,default-v1,call,raise,allin,random --json $out/pool1400-$tag.json > $out/pool1400-$tag.txt"
   echo "gambler-match $profile seed --engine dealer --hands 10000 --seed 13 --json > $out/dealer13-$tag-seed.json"

@@ -22,14 +22,7 @@ close="v3-pass2-00 search-adaptive-plain-seed91 prober catcher"
       echo "gambler-lbr $profile --actions $sets,$sets,$sets,$sets --hands 20000 --seed 18 --workers 1 --json > $out/lbr18-$(basename $profile .yaml)-$sets.json"
     done
   done
-  echo "gambler-match $arm search-default-static-seed102 --hands 20000 --seed 14 --json > $out/x14-$tag-search-default-static-seed102.json"
-  for exploiter in $close; do
-    echo "gambler-match $arm $exploiter --hands 20000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
-  done
-  for exploiter in $(ls configs/exploiters | sed 's/.yaml$//'); do
-    case " $close search-default-static-seed102 " in *" $exploiter "*) continue ;; esac
-    echo "gambler-match $arm $exploiter --hands 10000 --seed 9 --json > $out/x9-$tag-$exploiter.json"
-  done
+  "$(dirname "$0")/exploiter_jobs.sh" "$arm" "$tag" "$out" $close
   echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents call,raise,allin,random --json $out/pool1400-$tag-baselines.json > $out/pool1400-$tag-baselines.txt"
   echo "gambler-match $arm seed --engine dealer --hands 10000 --seed 13 --json > $out/dealer13-$tag-seed.json"
 } | while read -r job; do
