@@ -2,6 +2,7 @@
 protocol's own rules, the translation of real raises, the file's errors, and CFR+ against known
 game values (Kuhn poker) and its own best response."""
 
+import dataclasses
 from fractions import Fraction
 
 import numpy as np
@@ -14,9 +15,10 @@ from gambler.bot.chart import (CALL, FOLD, FOLD_END, RAISE, SHOWDOWN, ChartError
 from gambler.evaluator.preflop import class_index, class_name
 from gambler.protocol import BettingState, load_game
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, raise_to
-from gambler.training.preflop import (PreflopGame, _terminal, class_equities, class_matrices,
-                                      cfr_plus, exploitability, new_solution, preflop_game,
-                                      rounded, solve_chart, values_per_hand)
+from gambler.training.preflop import (PreflopGame, _terminal, chart_best_response,
+                                      class_equities, class_matrices, cfr_plus, exploitability,
+                                      new_solution, preflop_game, rounded, solve_chart,
+                                      values_per_hand)
 from gambler.training.preflop import main as solve_main
 
 NL = load_game(NOLIMIT)
@@ -255,6 +257,66 @@ def test_the_solver_names_a_bad_edge(capsys):
     with pytest.raises(SystemExit):
         solve_main(["--edge-slope=-3,-5,1", "--out", "unused.yaml"])
     assert "'-3,-5,1': expected S or S_BB,S_SB (numbers)" in capsys.readouterr().err
+
+
+def _first_action_everywhere(chart):
+    """The chart with every class playing each node's first action: a fold, or a check when
+    nothing is owed (the big blind checks a limp)."""
+    folding = []
+    for table in chart.strategy:
+        first = np.zeros_like(table)
+        first[0] = 1.0
+        folding.append(first)
+    return dataclasses.replace(chart, strategy=tuple(folding))
+
+
+def test_a_chart_that_folds_every_hand_is_worth_what_a_best_response_can_take():
+    """Against its small blind the best response wins the small blind's 50 chips a hand, edges or
+    not. Against its big blind, which folds to any raise and checks a limp: with no edge every
+    holding raises and wins the 100 chips; with an edge E on the big blind a class c of equity e_c
+    limps when the check-down, 100 (2 e_c - 1) + 100 E, is worth more (class_equities: the
+    equity against a random holding, card removal included)."""
+    chart = _first_action_everywhere(load_chart("preflop-tight"))
+    against_bb, against_sb = chart_best_response(chart)
+    assert against_bb == pytest.approx(100.0) and against_sb == pytest.approx(50.0)
+    combos = class_matrices()[0].sum(axis=1)
+    limp = 100.0 * (2.0 * class_equities() - 1.0) + 100.0 * 0.9
+    expected = float(np.maximum(100.0, limp) @ combos / combos.sum())
+    assert expected > 103.0  # the classes above 55% equity limp: AA's check-down is worth 160
+    against_bb, against_sb = chart_best_response(chart, (0.9, 0.3))
+    assert against_bb == pytest.approx(expected, rel=1e-9)
+    assert against_sb == pytest.approx(50.0)
+
+
+def test_each_seat_of_a_chart_is_priced_at_its_own_edge():
+    """What the best response takes from the big blind moves with the big blind's edge alone, and
+    grows with it; the same for the small blind."""
+    chart = load_chart("preflop-tight")
+    low, high = chart_best_response(chart, (0.2, 0.7)), chart_best_response(chart, (0.6, 0.7))
+    assert high[0] > low[0] + 5.0 and high[1] == pytest.approx(low[1])
+    low, high = chart_best_response(chart, (0.6, 0.2)), chart_best_response(chart, (0.6, 0.7))
+    assert high[1] > low[1] + 5.0 and high[0] == pytest.approx(low[0])
+
+
+def test_the_solver_prices_a_chart_on_the_command_line(capsys):
+    assert solve_main(["--evaluate", "preflop-tight", "--postflop-edge", "0.55,0.7"]) == 0
+    against_bb, against_sb = (10.0 * value for value in
+                              chart_best_response(load_chart("preflop-tight"), (0.55, 0.7)))
+    assert capsys.readouterr().out == (
+        "a best response against preflop-tight, its player paying edges 0.55 (big blind) and 0.7 "
+        f"(small blind): {against_bb:+,.1f} mbb/hand against its big blind, {against_sb:+,.1f} "
+        f"against its small blind, {(against_bb + against_sb) / 2:+,.1f} on average\n")
+    with pytest.raises(SystemExit) as exit_:
+        solve_main(["--evaluate", "nosuch"])
+    assert exit_.value.code == 1
+    assert capsys.readouterr().err == ("python -m gambler.training.preflop: error: no chart file "
+                                       "'nosuch' (shipped charts: preflop, preflop-edge, "
+                                       "preflop-tight)\n")
+    with pytest.raises(SystemExit) as exit_:
+        solve_main(["--iterations", "3"])
+    assert exit_.value.code == 2
+    assert "give --out FILE (solve a chart) or --evaluate CHART (price one)" in \
+        capsys.readouterr().err
 
 
 def test_drawing_a_mixed_action_follows_the_cumulative_probabilities():

@@ -37,6 +37,17 @@ approximation through Monte Carlo counterfactual regret minimization", public-tr
 exploitability of the average strategy, (BR_0 + BR_1) / 2 with BR_p the best response's value in
 position p, is exact in this game and falls toward 0 as it converges; `tests/test_preflop_chart.py`
 checks the solver on Kuhn poker (value -1/18 for the first player) and on this game.
+
+**A chart's price at given edges** (`--evaluate CHART --postflop-edge E_BB,E_SB`,
+`chart_best_response`): what a best response in this game wins against a chart already written,
+when the chart's player pays E_BB as the big blind and E_SB as the small blind: against its big
+blind, the best response's value in position 1 of the game taxing position 0 at E_BB, and against
+its small blind, in position 0 of the game taxing position 1 at E_SB (each reads only the chart's
+nodes of the seat it plays against). With the edges a profile gives up after the flop against
+LBR (`experiments/realisation/measure.py`), it is what LBR would win if it best-responded before
+the flop in the chart's tree: a bound on the chart's side of the trade, computed in a second.
+A chart that folds every hand (checking a limp) gives it 500 mbb/hand against its small blind
+and, with no edge, 1,000 against its big blind: a bot that folds every hand loses 750.
 """
 
 from __future__ import annotations
@@ -240,6 +251,20 @@ def exploitability(game: PreflopGame, sums: list) -> float:
     return (best_0 + best_1) / 2.0
 
 
+def chart_best_response(chart: Chart, edges: tuple[float, float] = (0.0, 0.0),
+                        slopes: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
+    """(against its big blind, against its small blind): what a best response wins per hand, in
+    chips, against `chart` in the abstract game when the chart's player pays `edges` (and
+    `slopes`) after the flop as the big blind and as the small blind (module docstring, "A
+    chart's price at given edges")."""
+    against = []
+    for seat, responder in ((0, 1), (1, 0)):
+        game = preflop_game(chart.stack, chart.blinds, chart.sizes, chart.cap, edges[seat], seat,
+                            slopes[seat])
+        against.append(values_per_hand(game, list(chart.strategy), 1)[responder])
+    return against[0], against[1]
+
+
 def rounded(strategy: list[np.ndarray], least: float = 0.005) -> tuple[np.ndarray, ...]:
     """The strategy as a chart file holds it: probabilities below `least` dropped, the rest
     renormalised and rounded to 3 decimals (each class's largest absorbing the rounding)."""
@@ -314,8 +339,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="per class: class c pays E + S (e_c - 1/2), e_c its preflop equity "
                              "against a random holding (default 0: every class pays E; write "
                              "negative slopes as --edge-slope=-3,-5)")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="the chart file to write")
+    parser.add_argument("--evaluate", metavar="CHART",
+                        help="solve nothing: print what a best response in the abstract game wins "
+                             "against CHART (a shipped chart's name or a file) when its player pays "
+                             "--postflop-edge and --edge-slope")
     args = parser.parse_args(argv)
+    if (args.out is None) == (args.evaluate is None):
+        parser.error("give --out FILE (solve a chart) or --evaluate CHART (price one)")
+    if args.evaluate is not None:
+        return _evaluate(parser, args.evaluate, args.postflop_edge, args.edge_slope)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
     stack, blinds = 20000, (100, 50)  # configs/games/holdem.nolimit.2p.reverse_blinds.game
     game = preflop_game(stack, blinds, sizes, args.cap)
@@ -359,6 +392,26 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(chart_text(chart))
     print(f"wrote {args.out} ({len(game.nodes)} nodes)")
+    return 0
+
+
+def _evaluate(parser, name: str, edges: tuple[float, float], slopes: tuple[float, float]) -> int:
+    """`--evaluate`: the chart's best-response values at the edges, one line (mbb/hand)."""
+    from gambler.bot.chart import load_chart
+    from gambler.errors import GamblerError
+
+    try:
+        chart = load_chart(name)
+    except GamblerError as error:
+        parser.exit(1, f"{parser.prog}: error: {error}\n")
+    big_blind = chart.blinds[0]
+    against_bb, against_sb = (1000 * value / big_blind for value in
+                              chart_best_response(chart, edges, slopes))
+    slope = f", slopes {_seats_text(slopes)}" if any(slopes) else ""
+    print(f"a best response against {chart.name or name}, its player paying edges "
+          f"{edges[0]:g} (big blind) and {edges[1]:g} (small blind){slope}: "
+          f"{against_bb:+,.1f} mbb/hand against its big blind, {against_sb:+,.1f} against its "
+          f"small blind, {(against_bb + against_sb) / 2:+,.1f} on average")
     return 0
 
 

@@ -1,8 +1,11 @@
 """Write an arm of the member `default-static` with some postflop keys changed.
 
 Usage: python experiments/chart-edges/variant.py NAME ROUNDS KEY=VALUE... [--description TEXT]
+           [--out DIR] [--session N]
     ROUNDS: f, t, r letters (e.g. ftr); VALUE a number (an integer stays one), numbers with
-    commas between for a list (range_bet=0.3,0.75), or `none` to drop the key.
+    commas between for a list (range_bet=0.3,0.75), or `none` to drop the key. The arm is
+    written to DIR/NAME.yaml (default: this folder); its provenance names the command and the
+    session N that made it (default 27, this script's first).
 
 The rest of configs/params/default-static.yaml is kept as it is.
 """
@@ -29,19 +32,26 @@ def value_of(text: str):
     return number(text)
 
 
+def take_option(argv: list[str], option: str, default):
+    """(the value after `option` in argv, or `default`; argv without the two)."""
+    if option not in argv:
+        return default, argv
+    at = argv.index(option)
+    return argv[at + 1], argv[:at] + argv[at + 2:]
+
+
 def main(argv):
-    description = None
-    if "--description" in argv:
-        at = argv.index("--description")
-        description = argv[at + 1]
-        argv = argv[:at] + argv[at + 2:]
+    description, argv = take_option(argv, "--description", None)
+    out, argv = take_option(argv, "--out", None)
+    session, argv = take_option(argv, "--session", "27")
+    command = " ".join(argv + (["--out", out] if out else []))
     name, rounds, *changes = argv
     document = yaml.safe_load(MEMBER.read_text())
     document["name"] = name
     document["description"] = description or f"default-static with {' '.join(changes)} on {rounds}"
     document["provenance"] = ("configs/params/default-static.yaml (session 26), changed by "
-                              f"python experiments/chart-edges/variant.py {' '.join(argv)} "
-                              "(session 27).")
+                              f"python experiments/chart-edges/variant.py {command} "
+                              f"(session {session}).")
     for letter in rounds:
         for change in changes:
             key, value = change.split("=")
@@ -49,8 +59,9 @@ def main(argv):
                 document[ROUND_NAMES[letter]].pop(key, None)
             else:
                 document[ROUND_NAMES[letter]][key] = value_of(value)
-    (HERE / f"{name}.yaml").write_text(yaml.safe_dump(document, sort_keys=False, width=100))
-    print(f"wrote {HERE / (name + '.yaml')}")
+    path = Path(out or HERE) / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False, width=100))
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
