@@ -11,23 +11,17 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "realisation"))
-sys.path.insert(0, str(HERE.parent / "range-defence"))
-from lines import full_line  # noqa: E402
-from postflop import lbr_chunks  # noqa: E402
+from postflop import lbr_hands  # noqa: E402
 
 
 def main(profile: str, actions: str, deals: int = 4000, seed: int = 21) -> None:
     lines = collections.defaultdict(lambda: [0, 0])
     hands = 0
-    for deal_set, payoffs, _, traces in lbr_chunks(profile, actions, seed, deals):
-        for i in range(len(deal_set)):
-            for lbr in range(2):
-                hands += 1
-                chips = int(payoffs[i, lbr]) * (1 if lbr == 0 else -1)
-                preflop = full_line(traces[i, lbr], lbr, "LB", 100).split(" |")[0]
-                key = " ".join(preflop.split()[:3])
-                lines[key][0] += 1
-                lines[key][1] += chips
+    for _, chips, line, _, _ in lbr_hands(profile, actions, seed, deals):
+        hands += 1
+        key = " ".join(line.split(" |")[0].split()[:3])
+        lines[key][0] += 1
+        lines[key][1] += chips
     total = sum(chips for _, chips in lines.values())
     print(f"LBR against {profile} at {actions}, {hands:,} hands of seed {seed}: "
           f"{1000 * total / hands / 100:+,.1f} mbb/hand (lines under 0.5% of the hands left out)")

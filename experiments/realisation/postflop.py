@@ -72,6 +72,19 @@ def lbr_chunks(profile, actions: str, seed: int, deals: int):
         yield deal_set, payoffs, folded, traces
 
 
+def lbr_hands(profile, actions: str, seed: int, deals: int, big_blind: int = 100):
+    """Every hand of `lbr_chunks`, one at a time: (LBR's position, LBR's chips, the hand's line
+    by `full_line` (LBR's letter L, the bot's B), its actions as rows of (round, code, raise-to),
+    the position that folded or -1)."""
+    for deal_set, payoffs, folded, traces in lbr_chunks(profile, actions, seed, deals):
+        for i in range(len(deal_set)):
+            for lbr in range(2):
+                rows = traces[i, lbr]
+                yield (lbr, int(payoffs[i, lbr]) * (1 if lbr == 0 else -1),
+                       full_line(rows, lbr, "LB", big_blind), rows[rows[:, 0] >= 0],
+                       int(folded[i, lbr]))
+
+
 def fold_size(rows, stack: int) -> str:
     """The bet the bot folded to (the last row is its fold): "shove", or to_call in pots of the
     pot before the bet, to the nearest quarter (3 and more as 3)."""
@@ -101,22 +114,16 @@ def main():
     kinds = collections.defaultdict(lambda: [0, 0])
     folds = collections.defaultdict(lambda: [0, 0])
     hands = 0
-    for deal_set, payoffs, folded, traces in lbr_chunks(options.profile, options.actions,
-                                                         options.seed, options.deals):
-        count = len(deal_set)
-        for i in range(count):
-            for lbr in range(2):
-                hands += 1
-                chips = int(payoffs[i, lbr]) * (1 if lbr == 0 else -1)
-                line = full_line(traces[i, lbr], lbr, "LB", big_blind)
-                name = next(name for name, pattern in KINDS if pattern.search(line))
-                kinds[name][0] += 1
-                kinds[name][1] += chips
-                rows = traces[i, lbr][traces[i, lbr][:, 0] >= 0]
-                if folded[i, lbr] == 1 - lbr and rows[-1][0] > 0:
-                    key = (int(rows[-1][0]), fold_size(rows, stack))
-                    folds[key][0] += 1
-                    folds[key][1] += chips
+    for lbr, chips, line, rows, folder in lbr_hands(options.profile, options.actions,
+                                                    options.seed, options.deals, big_blind):
+        hands += 1
+        name = next(name for name, pattern in KINDS if pattern.search(line))
+        kinds[name][0] += 1
+        kinds[name][1] += chips
+        if folder == 1 - lbr and rows[-1][0] > 0:
+            key = (int(rows[-1][0]), fold_size(rows, stack))
+            folds[key][0] += 1
+            folds[key][1] += chips
     total = sum(chips for _, chips in kinds.values())
     print(f"LBR against {options.profile} at {options.actions}, {hands:,} hands of seed "
           f"{options.seed}: {1000 * total / hands / big_blind:+,.0f} mbb/hand")
