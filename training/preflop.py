@@ -324,7 +324,8 @@ def solve_chart(stack: int, blinds, sizes, cap: int, iterations: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m gambler.training.preflop",
-        description="Solve a preflop chart by CFR+ and write it (configs/charts/).")
+        description="Solve a preflop chart by CFR+ and write it (configs/charts/), or price a "
+                    "written one at given postflop edges (--evaluate).")
     parser.add_argument("--sizes", default="0.5,1,2", help="raise sizes in pots (default 0.5,1,2)")
     parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
     parser.add_argument("--iterations", type=int, default=1000)
