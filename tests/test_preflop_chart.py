@@ -317,6 +317,11 @@ def test_the_solver_prices_a_chart_on_the_command_line(capsys):
     assert exit_.value.code == 2
     assert "give --out FILE (solve a chart) or --evaluate CHART (price one)" in \
         capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        solve_main(["--evaluate", "preflop-tight", "--cap", "4", "--name", "x"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --cap, --name solve a chart; --evaluate prices CHART as written\n")
 
 
 def test_drawing_a_mixed_action_follows_the_cumulative_probabilities():

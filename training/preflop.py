@@ -326,10 +326,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m gambler.training.preflop",
         description="Solve a preflop chart by CFR+ and write it (configs/charts/), or price a "
                     "written one at given postflop edges (--evaluate).")
-    parser.add_argument("--sizes", default="0.5,1,2", help="raise sizes in pots (default 0.5,1,2)")
-    parser.add_argument("--cap", type=int, default=3, help="raises before only all in (3)")
-    parser.add_argument("--iterations", type=int, default=1000)
-    parser.add_argument("--name", default="preflop")
+    solving = {"sizes": "0.5,1,2", "cap": 3, "iterations": 1000, "name": "preflop"}
+    parser.add_argument("--sizes", help="raise sizes in pots (default 0.5,1,2)")
+    parser.add_argument("--cap", type=int, help="raises before only all in (default 3)")
+    parser.add_argument("--iterations", type=int, help="CFR+ iterations (default 1000)")
+    parser.add_argument("--name", help="the chart's name (default preflop)")
     parser.add_argument("--postflop-edge", type=_seat_numbers("E"), default=(0.0, 0.0),
                         metavar="E or E_BB,E_SB",
                         help="E: a pot that reaches the flop with chips behind costs the chart's "
@@ -349,7 +350,13 @@ def main(argv: list[str] | None = None) -> int:
     if (args.out is None) == (args.evaluate is None):
         parser.error("give --out FILE (solve a chart) or --evaluate CHART (price one)")
     if args.evaluate is not None:
+        given = [f"--{option}" for option in solving if getattr(args, option) is not None]
+        if given:
+            parser.error(f"{', '.join(given)} solve a chart; --evaluate prices CHART as written")
         return _evaluate(parser, args.evaluate, args.postflop_edge, args.edge_slope)
+    for option, default in solving.items():
+        if getattr(args, option) is None:
+            setattr(args, option, default)
     sizes = tuple(Fraction(s) for s in args.sizes.split(","))
     stack, blinds = 20000, (100, 50)  # configs/games/holdem.nolimit.2p.reverse_blinds.game
     game = preflop_game(stack, blinds, sizes, args.cap)
