@@ -5,14 +5,14 @@
 # written to results/ as it ends, and a figure already there is not run again.
 # Usage: experiments/fresh-s27/lbr19.sh [SEED [OUT [SETTING...]]]
 #   another deal seed, results folder or list of settings (session 28: fresh-s28/lbr22.sh and
-#   fresh-s28/fcmqt.sh)
+#   fresh-s28/fcmqt.sh); PROFILES="default" plays only those profiles (session 29)
 set -e
 seed=${1:-19}
 out=${2:-$(dirname "$0")/results}
 [ $# -gt 2 ] && shift 2 && settings="$*"
 mkdir -p "$out"
 for sets in ${settings:-FCMQT FCPA FCHPA FCMA FCODXA FCMQHTPODXA}; do
-  for profile in default default-static; do
+  for profile in ${PROFILES:-default default-static}; do
     file=$out/lbr$seed-$profile-$sets.json
     [ -s "$file" ] && continue
     gambler-lbr $profile --actions $sets,$sets,$sets,$sets --hands 20000 --seed $seed --workers 1 --json > "$file.part" && mv "$file.part" "$file"

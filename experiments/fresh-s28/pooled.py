@@ -1,5 +1,6 @@
 """LBR against the shipped `default` and its member `default-static`, pooled over the deal seeds
-that nothing chose them on (18, 19, 22, 23, 24; 20,000 hands a seed, the same number each, so the
+that nothing chose them on (18, 19, 22, 23, 24, and for `default` 25-29 from session 29, each
+setting pooled over the seeds measured at it; 20,000 hands a seed, the same number each, so the
 pooled figure is the seeds' mean and its 95% interval the root of the sum of their squared
 half-widths over the number of seeds), per setting, as the cards fell and all-in adjusted.
 Seed 18's `default` is measured under its arm's name (experiments/slow-play/p-sp-ftr100-nb.yaml,
@@ -19,7 +20,9 @@ FILES = {  # profile -> seed -> the file pattern, {sets} the setting
                 19: "fresh-s27/results/lbr19-default-{sets}.json",
                 22: "fresh-s28/results/lbr22-default-{sets}.json",
                 23: "fresh-s28/results/lbr23-default-{sets}.json",
-                24: "fresh-s28/results/lbr24-default-{sets}.json"},
+                24: "fresh-s28/results/lbr24-default-{sets}.json",
+                **{seed: f"fresh-s29/results/lbr{seed}-default-{{sets}}.json"
+                   for seed in range(25, 30)}},
     "default-static": {19: "fresh-s27/results/lbr19-default-static-{sets}.json",
                        22: "fresh-s28/results/lbr22-default-static-{sets}.json",
                        23: "fresh-s28/results/lbr23-default-static-{sets}.json",
