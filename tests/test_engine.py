@@ -66,7 +66,7 @@ def test_engine_hands_equal_python_hands(deals, pair):
     kinds = np.array([kind for kind, _ in encoded])
     params = np.array([vector for _, vector in encoded])
     ranged_plans = 0
-    for i in range(len(deals)):
+    for i in range(200):  # of the 300 (the Python hands are the test's cost)
         deal = deals.slice(i, i + 1)
         v_of_hole = {tuple(int(c) for c in deal.holes[0, p]): deal.v[0, p] for p in range(2)}
         strategies = [table_strategy(name, v_of_hole) for name in pair]

@@ -22,8 +22,9 @@ from gambler.protocol.betting import Action
 from gambler.protocol.matchstate import MatchState
 from gambler.training.deals import cached_deal_set, cached_holding_rates
 from gambler.training.defended import deal_set_holding_rates
-from gambler.training.engine import (CALL_CODE, EXPLOITER, FOLD_CODE, RAISE_CODE, RANGE_KEEP_AT,
-                                     EngineError, encode_rules, encode_strategy, play_deals,
+from gambler.training.engine import (CALL_CODE, EXPLOITER, FOLD_CODE, PROFILE, RAISE_CODE,
+                                     EngineError, range_bet_of, range_defence_cap_of,
+                                     range_defence_keep_of, range_defence_of, range_raise_of, encode_rules, encode_strategy, play_deals,
                                      play_hand, play_population, stack_vectors)
 from gambler.training.lbr import deal_arrays, lbr_hand, lbr_tables, parse_action_sets
 from gambler.evaluator.rng import stream_seed
@@ -267,7 +268,7 @@ def test_the_keep_calls_every_holding_from_its_v_whatever_the_percentile():
     binds): a holding at the 0.1 percentile folds with v = -0.01 and calls with v = 0 and
     above, as the 0.7 percentile calls at any v. Without a keep v changes nothing; a raise
     the modes make stands. The key: a win rate in [-1, 1], beside range defence, tunable as a
-    threshold, packed as 2 + k per round."""
+    threshold, packed as written per round (beside a flag)."""
     profile = load_profile(KEEP_PROFILE)
     params = profile.rounds[1]
     state = BettingState.start(NL)
@@ -287,7 +288,7 @@ def test_the_keep_calls_every_holding_from_its_v_whatever_the_percentile():
                                   for label, value, _ in profile.tunable()])
     assert [r.range_defence_keep for r in moved.rounds] == [None, 0.0, -0.25, 0.2]
     vector = encode_strategy(moved)[1]
-    assert list(vector[RANGE_KEEP_AT:RANGE_KEEP_AT + 4]) == [0.0, 2.0, 1.75, 2.2]
+    assert [range_defence_keep_of(vector, r) for r in range(4)] == [np.inf, 0.0, -0.25, 0.2]
     with pytest.raises(ProfileError, match=r"x.yaml: flop.range_defence_keep: 1.5 must be a "
                                            r"number in \[-1, 1\]"):
         parse_profile(text.replace("range_defence_keep: 0.0", "range_defence_keep: 1.5"),
@@ -362,13 +363,38 @@ def test_the_cap_is_a_fraction_beside_range_defence_and_tunable():
     assert moved.rounds[1].range_defence_cap == 0.5 and moved.rounds[0].range_defence_cap == 0.7
 
 
-def test_the_profile_packs_one_plus_a_and_one_plus_its_cap_per_round():
+def test_the_profile_packs_a_and_its_cap_per_round_as_written_beside_flags():
     params = encode_strategy(load_profile(RANGE_PROFILE))[1]
-    assert params[81] == 1.8 and params[82] == params[83] == params[84] == 2.0
-    assert params[93] == 1.7 and params[94] == 1.6 and params[95] == 0.0 and params[96] == 1.8
-    assert not encode_strategy(load_profile("default-v2"))[1][81:101].any()
+    assert list(params[81:85]) == [0.8, 1.0, 1.0, 1.0] and list(params[125:129]) == [1.0] * 4
+    assert list(params[93:97]) == [0.7, 0.6, 0.0, 0.8]
+    assert list(params[133:137]) == [1.0, 1.0, 0.0, 1.0]  # no cap on the turn
+    v2 = encode_strategy(load_profile("default-v2"))[1]
+    assert not v2[81:101].any() and not v2[125:145].any()
     chart = encode_strategy(load_profile(CHART_RANGE_PROFILE))[1]
     assert chart[97] == 0.0 and chart[98] == 0.75 and chart[99] == 1.5 and chart[100] == 0.0
+
+
+def test_the_engine_reads_every_range_number_as_written():
+    """The engine compares each range number exactly as the TCP bot does: numbers that an offset
+    would move by an ulp (2.85 - 2 > 0.85, 1.3 - 1 > 0.3) come back bit for bit, and a round
+    without one reads as none."""
+    from dataclasses import replace
+
+    profile = load_profile(KEEP_PROFILE)
+    turn = replace(profile.rounds[2], range_defence=0.3, range_defence_cap=0.85,
+                   range_defence_keep=0.85, range_bet=(0.15, 0.7), range_raise=(0.1, 1.3))
+    river = replace(profile.rounds[3], range_defence=None, range_defence_cap=None,
+                    range_defence_keep=None, range_bet=None, range_raise=None)
+    vector = encode_strategy(replace(profile, rounds=(*profile.rounds[:2], turn, river)))[1]
+    assert (1.0 + 0.3) - 1.0 != 0.3 and (2.0 + 0.85) - 2.0 != 0.85  # what an offset would do
+    assert range_defence_of(PROFILE, vector, 2) == 0.3
+    assert range_defence_cap_of(vector, 2) == 0.85
+    assert range_defence_keep_of(vector, 2) == 0.85
+    assert range_bet_of(PROFILE, vector, 2) == (0.15, 0.7)
+    assert range_raise_of(PROFILE, vector, 2) == (0.1, 1.3)
+    assert (range_defence_of(PROFILE, vector, 3), range_defence_cap_of(vector, 3),
+            range_defence_keep_of(vector, 3), range_bet_of(PROFILE, vector, 3),
+            range_raise_of(PROFILE, vector, 3)) == (-1.0, 1.0, np.inf, (-1.0, 0.0), (-1.0, 0.0))
 
 
 @pytest.fixture(scope="module")

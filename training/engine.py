@@ -120,16 +120,21 @@ DEFEND_0 = 18      # the defence line (version 3): a fold becomes a call when v 
 DEFEND_1 = 19      # d0 = `bot.params.NO_DEFENCE` (2): none
 CHART_AT = 4 * STRIDE  # after the four rounds: where the profile's packed preflop chart starts
 #                        (`bot.chart.encode_chart`, appended by `profile_vector`); 0: none
-RANGE_DEFENCE_AT = CHART_AT + 1  # + r: 1 + round r's range defence a (version 5), 0: none
-RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: 1 + round r's range bet share (0: none), its size
-RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: 1 + round r's range defence cap (0: none, a cap of 1)
+RANGE_DEFENCE_AT = CHART_AT + 1  # + r: round r's range defence a (version 5)
+RANGE_BET_AT = RANGE_DEFENCE_AT + 4  # + 2 r: round r's range bet share, + 2 r + 1: its size
+RANGE_CAP_AT = RANGE_BET_AT + 8  # + r: round r's range defence cap (none: a cap of 1)
 RANGE_FROM_AT = RANGE_CAP_AT + 4  # + r: the least bet, in pots, range defence answers (0: all)
-RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: 1 + round r's range raise share (0: none), its size
-RANGE_KEEP_AT = RANGE_RAISE_AT + 8  # + r: 2 + round r's range defence keep k (0: none)
+RANGE_RAISE_AT = RANGE_FROM_AT + 4  # + 2 r: round r's range raise share, + 2 r + 1: its size
+RANGE_KEEP_AT = RANGE_RAISE_AT + 8  # + r: round r's range defence keep k
 END_RERAISE_AT = RANGE_KEEP_AT + 4  # + r: 1 if round r has end_reraise (0: none, always
 #                                     re-raise); + 4 + r: its w (stored as is: v >= w exactly)
 RANGE_BET_POSITION_AT = END_RERAISE_AT + 8  # + r: 1 + the position round r's range bets are
 #                                             kept for (0: both)
+# Whether round r has each of the five numbers above that may be absent: 1 at + r (0: none).
+# The numbers themselves are stored as written, so the engine compares exactly what the TCP bot
+# compares (an offset such as 2 + k, subtracted again, may move k by an ulp: 2.85 - 2 > 0.85).
+HAS_RANGE_DEFENCE, HAS_RANGE_BET, HAS_RANGE_CAP, HAS_RANGE_RAISE, HAS_RANGE_KEEP = (
+    RANGE_BET_POSITION_AT + 4 + 4 * k for k in range(5))
 
 # An exploiter's vector (`exploiter_vector`; `bot.exploiters` has the rules): one block of STRIDE
 # numbers per position and round, position p's round r at STRIDE * (4 p + r) + the offsets below.
@@ -465,17 +470,17 @@ def has_chart(kind, params, round_):
 @helper
 def range_defence_of(kind, params, round_):
     """A profile's range defence a in `round_` (`bot.params`), or -1.0: none (or no profile)."""
-    if kind != PROFILE or params[RANGE_DEFENCE_AT + round_] == 0.0:
+    if kind != PROFILE or params[HAS_RANGE_DEFENCE + round_] == 0.0:
         return -1.0
-    return params[RANGE_DEFENCE_AT + round_] - 1.0
+    return params[RANGE_DEFENCE_AT + round_]
 
 
 @helper
 def range_bet_of(kind, params, round_):
     """A profile's range bet (value, size) in `round_` (`bot.params`), or (-1.0, 0.0): none."""
-    if kind != PROFILE or params[RANGE_BET_AT + 2 * round_] == 0.0:
+    if kind != PROFILE or params[HAS_RANGE_BET + round_] == 0.0:
         return -1.0, 0.0
-    return params[RANGE_BET_AT + 2 * round_] - 1.0, params[RANGE_BET_AT + 2 * round_ + 1]
+    return params[RANGE_BET_AT + 2 * round_], params[RANGE_BET_AT + 2 * round_ + 1]
 
 
 @helper
@@ -488,27 +493,27 @@ def range_bluffs(value, size):
 @helper
 def range_raise_of(kind, params, round_):
     """A profile's range raise (value, size) in `round_` (`bot.params`), or (-1.0, 0.0): none."""
-    if kind != PROFILE or params[RANGE_RAISE_AT + 2 * round_] == 0.0:
+    if kind != PROFILE or params[HAS_RANGE_RAISE + round_] == 0.0:
         return -1.0, 0.0
-    return params[RANGE_RAISE_AT + 2 * round_] - 1.0, params[RANGE_RAISE_AT + 2 * round_ + 1]
+    return params[RANGE_RAISE_AT + 2 * round_], params[RANGE_RAISE_AT + 2 * round_ + 1]
 
 
 @helper
 def range_defence_keep_of(params, round_):
     """A profile's range defence keep k in `round_`: the least v that range defence never folds
     (inf when the profile gives none)."""
-    if params[RANGE_KEEP_AT + round_] == 0.0:
+    if params[HAS_RANGE_KEEP + round_] == 0.0:
         return np.inf
-    return params[RANGE_KEEP_AT + round_] - 2.0
+    return params[RANGE_KEEP_AT + round_]
 
 
 @helper
 def range_defence_cap_of(params, round_):
     """A profile's range defence cap in `round_`: the largest share of its range it folds (1.0
     when the profile gives none)."""
-    if params[RANGE_CAP_AT + round_] == 0.0:
+    if params[HAS_RANGE_CAP + round_] == 0.0:
         return 1.0
-    return params[RANGE_CAP_AT + round_] - 1.0
+    return params[RANGE_CAP_AT + round_]
 
 
 @helper
@@ -1072,20 +1077,25 @@ def profile_vector(profile) -> np.ndarray:
         defend = numbers.defend if numbers.defend is not None else (NO_DEFENCE, 0.0)
         vector[base + DEFEND_0], vector[base + DEFEND_1] = defend
         if numbers.range_defence is not None:
-            vector[RANGE_DEFENCE_AT + round_] = 1.0 + numbers.range_defence
+            vector[HAS_RANGE_DEFENCE + round_] = 1.0
+            vector[RANGE_DEFENCE_AT + round_] = numbers.range_defence
         if numbers.range_defence_cap is not None:
-            vector[RANGE_CAP_AT + round_] = 1.0 + numbers.range_defence_cap
+            vector[HAS_RANGE_CAP + round_] = 1.0
+            vector[RANGE_CAP_AT + round_] = numbers.range_defence_cap
         if numbers.range_defence_from is not None:
             vector[RANGE_FROM_AT + round_] = numbers.range_defence_from
         if numbers.range_defence_keep is not None:
-            vector[RANGE_KEEP_AT + round_] = 2.0 + numbers.range_defence_keep
+            vector[HAS_RANGE_KEEP + round_] = 1.0
+            vector[RANGE_KEEP_AT + round_] = numbers.range_defence_keep
         if numbers.range_bet is not None:
-            vector[RANGE_BET_AT + 2 * round_] = 1.0 + numbers.range_bet[0]
+            vector[HAS_RANGE_BET + round_] = 1.0
+            vector[RANGE_BET_AT + 2 * round_] = numbers.range_bet[0]
             vector[RANGE_BET_AT + 2 * round_ + 1] = numbers.range_bet[1]
         if numbers.range_bet_position is not None:
             vector[RANGE_BET_POSITION_AT + round_] = 1.0 + numbers.range_bet_position
         if numbers.range_raise is not None:
-            vector[RANGE_RAISE_AT + 2 * round_] = 1.0 + numbers.range_raise[0]
+            vector[HAS_RANGE_RAISE + round_] = 1.0
+            vector[RANGE_RAISE_AT + 2 * round_] = numbers.range_raise[0]
             vector[RANGE_RAISE_AT + 2 * round_ + 1] = numbers.range_raise[1]
         if numbers.end_reraise is not None:
             vector[END_RERAISE_AT + round_] = 1.0
