@@ -143,8 +143,16 @@ def shares(stats, least=200):
     return found
 
 
+@pytest.fixture(scope="module")
+def deals_of_seed_5():
+    """3,000 deals of seed 5 (computed once for the three exploiters)."""
+    from gambler.training.deals import compute_deal_set
+
+    return compute_deal_set(seed=5, first_deal=0, count=3000)
+
+
 @pytest.mark.parametrize("exploiter", ["prober", "sizer", "shover"])
-def test_the_fitted_model_plays_with_the_opponents_frequencies(exploiter):
+def test_the_fitted_model_plays_with_the_opponents_frequencies(exploiter, deals_of_seed_5):
     """Fit the model to an exploiter's counts against `default`, play the model against `default`
     on the same deals: where a situation was seen at least 200 times, it bets when checked to and
     folds, calls and raises facing bets at the exploiter's rates, within 0.03 before the turn
@@ -153,9 +161,8 @@ def test_the_fitted_model_plays_with_the_opponents_frequencies(exploiter):
     streets narrowed the range; prober's turn bets, 0.81 against 0.70, are the worst)."""
     from gambler.bot.opponent import fit_exploiter
     from gambler.bot.strategies import resolve_strategy
-    from gambler.training.deals import compute_deal_set
 
-    deals = compute_deal_set(seed=5, first_deal=0, count=3000)
+    deals = deals_of_seed_5
     truth = engine_stats(resolve_strategy(exploiter), deals)
     model = fit_exploiter(truth)
     fitted = engine_stats(model, deals)

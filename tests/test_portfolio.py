@@ -138,6 +138,12 @@ def deals():
     return compute_deal_set(seed=9, first_deal=0, count=240)
 
 
+@pytest.fixture(scope="module")
+def many_deals():
+    """6,000 deals of seed 21, for the two estimator tests (computed once)."""
+    return compute_deal_set(seed=21, first_deal=0, count=6000)
+
+
 def lookup_rate(table):
     """v from the current deal (`table`: hole cards -> v by round, refreshed per hand)."""
     return lambda hole, board, hand, round_: table[tuple(int(c) for c in hole)][round_]
@@ -297,11 +303,11 @@ def test_a_duplicate_match_repeats_each_deal_from_the_other_position(deals):
     assert abs(single.chips.sum()) > 0
 
 
-def test_the_estimate_is_unbiased_for_each_members_own_result():
+def test_the_estimate_is_unbiased_for_each_members_own_result(many_deals):
     """Over many hands with the draw nearly uniform (eta tiny), member k's estimate on a hand
     (reward / P(C) if it agreed, else 0) has the mean of what k wins playing that hand itself
     (a portfolio of k twice: it always plays), within the CI of the per-hand differences."""
-    deal_set = compute_deal_set(seed=21, first_deal=0, count=6000)
+    deal_set = many_deals
     rules = encode_rules(NL)
     members = ["default-v2", "price-aware", "catcher"]
     chosen = portfolio(members, exploration=1.0, learning_rate=1e-9)
@@ -328,13 +334,13 @@ def test_the_estimate_is_unbiased_for_each_members_own_result():
     assert differences[0].std() < 0.95 * (plain - alone_truth(rules, deal_set, "default-v2")).std()
 
 
-def test_the_folds_estimate_is_unbiased_and_less_noisy_than_agreement():
+def test_the_folds_estimate_is_unbiased_and_less_noisy_than_agreement(many_deals):
     """The same hands as above with `estimator: folds`: each member's estimate has the mean of
     what it wins playing the hand itself (within the CI of the differences), and its spread
     about that truth is no larger than the agreement estimator's on the same draws (measured:
     smaller by 0.02% for `default`; the chips a folding member would have lost are small next to
     the result of the member that went on, which stays the noise)."""
-    deal_set = compute_deal_set(seed=21, first_deal=0, count=6000)
+    deal_set = many_deals
     rules = encode_rules(NL)
     members = ["default-v2", "price-aware", "catcher"]
     seed = resolve_strategy("seed")
