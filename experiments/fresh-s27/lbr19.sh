@@ -4,8 +4,8 @@
 # (the portfolio in matches of 3,000 hands). One job at a time beside other work; each figure is
 # written to results/ as it ends, and a figure already there is not run again.
 # Usage: experiments/fresh-s27/lbr19.sh [SEED [OUT [SETTING...]]]
-#   another deal seed, results folder or list of settings (session 28: fresh-s28/lbr22.sh and
-#   fresh-s28/fcmqt.sh); PROFILES="default" plays only those profiles (session 29)
+#   another deal seed, results folder or list of settings (fresh-s28/lbr22.sh, seeds23-24.sh,
+#   fresh-s29/seeds25-29.sh); PROFILES="default" plays only the profiles named (session 29)
 set -e
 seed=${1:-19}
 out=${2:-$(dirname "$0")/results}
