@@ -90,6 +90,8 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       starts: [default, price-aware]  # the counter search's starting profiles (default:
                                       # the members' profiles)
       margin: 0          # mbb/hand another start must win beyond the first to be climbed from
+      guards: [default-v2]  # sound strategies the counter must also hold against (default: none)
+      guard_weight: 0.5  # w: the share of the counter's score they make (needs guards)
 
 adds a slot named `model` after the members (with a model one member is enough: Exp3 then
 draws between it and the counter). Until hand `every` it is empty (probability 0).
@@ -115,6 +117,17 @@ counter must first show in the match that it wins more than the member (a lead o
 From then on Exp3 rules it like a member; later counters, fitted to more of the same opponent,
 inherit the slot's weight, so a model that has lost keeps its low weight (a share lets it
 climb back). The members' rules do not change.
+
+**Guards** (a robust counter): a counter fitted to a model wins where the model is wrong too,
+and an opponent that answers what it faces (LBR, told which member plays) finds those places at
+once. With `guards` and a `guard_weight` w the search scores each candidate by
+(1 - w) x its winnings against the model + w x their mean against the guards (each in mbb/hand
+on the same deals, all-in adjusted), so it keeps the model's exploitable leaks only where they
+do not open leaks that sound play punishes: the idea of Johanson, Zinkevich and Bowling's
+restricted Nash response (2008, "Computing robust counter-strategies"), where the counter meets
+the model with probability p and a best response to itself otherwise, with fixed sound
+strategies standing in for that best response. A guard is any single strategy the engine plays
+without the holdings' v (a profile without range defence, an exploiter, a baseline).
 
 **The budget** (Ganzfried and Sandholm's "risk what you have won", 2015, with each hand's worst
 case): the model plays a hand only if the bot's chips so far in the match (raw, every hand)
@@ -209,6 +222,9 @@ class Model:
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
     start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
     margin: int = 0  # mbb/hand another start must win beyond the first (`training.counter`)
+    guards: tuple[str, ...] = ()  # sound strategies the counter's score also plays (names)
+    guard_strategies: tuple = ()  # ... resolved when the file is read
+    guard_weight: float = 0.0  # w: the guards' share of the counter's score (needs guards)
 
     def threshold(self, stack: int, big_blind: int) -> int:
         """The chips the bot must be ahead for the model to play a hand: a stack, less the
@@ -526,7 +542,8 @@ def _parse_model(value, where: str) -> Model:
     if not isinstance(value, dict):
         raise ProfileError(f"{where}: a mapping of every, lag, deals, steps, population, seed "
                            f"(or true for the defaults)")
-    fields = [field for field in Model.__dataclass_fields__ if field != "start_profiles"]
+    fields = [field for field in Model.__dataclass_fields__
+              if field not in ("start_profiles", "guard_strategies")]
     unknown = sorted(str(key) for key in value if key not in fields)
     if unknown:
         raise ProfileError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(fields)})")
@@ -535,6 +552,18 @@ def _parse_model(value, where: str) -> Model:
         if key == "starts":
             numbers["start_profiles"] = _parse_starts(given, f"{where}: starts")
             numbers[key] = tuple(given)  # a list of names: _parse_starts checked it
+            continue
+        if key == "guards":
+            numbers["guard_strategies"] = _parse_guards(given, f"{where}: guards")
+            numbers[key] = tuple(given)  # a list of names: _parse_guards checked it
+            continue
+        if key == "guard_weight":
+            weight = _number(given, f"{where}: guard_weight")
+            if not 0.0 <= weight < 1.0:
+                raise ProfileError(f"{where}: guard_weight: {given} is not in [0, 1) (the "
+                                   "guards' share of the counter's score; the model keeps "
+                                   "the rest)")
+            numbers[key] = weight
             continue
         if key in ("budget", "account"):
             choices = BUDGETS if key == "budget" else ACCOUNTS
@@ -560,7 +589,38 @@ def _parse_model(value, where: str) -> Model:
     if model.lag >= model.every:
         raise ProfileError(f"{where}: lag: {model.lag} is not below every ({model.every}): "
                            "each counter is fitted on hands before the previous one's")
+    if bool(model.guards) != (model.guard_weight > 0.0):
+        given = "guards without a guard_weight" if model.guards else "a guard_weight without guards"
+        raise ProfileError(f"{where}: {given}: name the guards and their share of the counter's "
+                           "score together (guards: [default-v2], guard_weight: 0.5)")
     return model
+
+
+def _parse_guards(value, where: str) -> tuple:
+    """`model: guards`: a list of at least one strategy the engine plays alone without the
+    holdings' v (a profile without range defence, an exploiter or a baseline), resolved."""
+    from gambler.bot.params import Profile
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.bot.exploiters import Exploiter
+
+    if not isinstance(value, list) or not value or \
+            not all(isinstance(name, str) for name in value):
+        raise ProfileError(f"{where}: a list of at least one profile, exploiter or baseline")
+    strategies = []
+    for index, name in enumerate(value):
+        try:
+            strategy = resolve_strategy(name)
+        except ProfileError as error:
+            raise ProfileError(f"{where}[{index}] ({name}): {error}") from None
+        if isinstance(strategy, Profile) and strategy.uses_own_range:
+            raise ProfileError(f"{where}[{index}] ({name}): a profile with range defence or "
+                               "range bets cannot guard (the counter search's deals carry no "
+                               "holdings' v): name one without")
+        if not isinstance(strategy, (Profile, Exploiter, str)):
+            raise ProfileError(f"{where}[{index}] ({name}): a guard is one strategy, not a "
+                               f"{type(strategy).__name__.lower()}")
+        strategies.append(strategy)
+    return tuple(strategies)
 
 
 def _parse_starts(value, where: str) -> tuple:

@@ -115,3 +115,31 @@ def test_calibration_brings_the_models_shares_to_the_counted_ones():
     plain = bet_error(fit_exploiter(stats))
     calibrated = bet_error(calibrated_model(stats, default, simulated, rules, GAME, 3))
     assert plain > 0.04 and calibrated < plain / 2
+
+
+def test_a_guarded_climb_keeps_the_best_mixture_of_the_model_and_the_guards():
+    """With guards and a weight w every candidate is scored by (1 - w) x what it wins against
+    the model + w x its mean against the guards: the counter found is reported with both, each
+    equal to its own play on the search's deals; the climb moved off the start, and what it
+    found scores better by the mixture than the counter the model alone finds, which wins more
+    against the model."""
+    rules = encode_rules(GAME)
+    training = compute_deal_set(seed=41, first_deal=0, count=1000)
+    starts = {name: resolve_strategy(name) for name in ("default-v2", "price-aware")}
+    model, guards = resolve_strategy("call"), (resolve_strategy("seed"), "raise")
+
+    def mixture(profile):
+        return 0.25 * adjusted_mbb(profile, model, training) + 0.75 * (
+            adjusted_mbb(profile, guards[0], training) + adjusted_mbb(profile, guards[1],
+                                                                      training)) / 2
+
+    plain = best_response(model, starts, training, rules, 5, GAME.big_blind, steps=6,
+                          population=8)
+    guarded = best_response(model, starts, training, rules, 5, GAME.big_blind, steps=6,
+                            population=8, guards=guards, guard_weight=0.75)
+    assert plain.guarded is None
+    assert guarded.mbb_per_hand == pytest.approx(adjusted_mbb(guarded.profile, model, training))
+    assert guarded.guarded == pytest.approx(mixture(guarded.profile))
+    assert guarded.guarded > max(mixture(profile) for profile in starts.values())
+    assert guarded.guarded > mixture(plain.profile)
+    assert plain.mbb_per_hand > guarded.mbb_per_hand

@@ -595,6 +595,70 @@ def test_a_negative_margin_is_refused():
     assert "model: margin: -5 is below 0" in str(error.value)
 
 
+
+@pytest.mark.parametrize("model, message", [
+    ("guards: [default-v2]", "model: guards without a guard_weight: name the guards and their "
+                             "share of the counter's score together"),
+    ("guard_weight: 0.5", "model: a guard_weight without guards"),
+    ("guards: [default-v2], guard_weight: 1", "model: guard_weight: 1 is not in [0, 1)"),
+    ("guards: [default-v2], guard_weight: -0.25", "model: guard_weight: -0.25 is not in [0, 1)"),
+    ("guards: [], guard_weight: 0.5", "model: guards: a list of at least one profile, exploiter "
+                                      "or baseline"),
+    ("guards: [call, default-static], guard_weight: 0.5",
+     "model: guards[1] (default-static): a profile with range defence or range bets cannot "
+     "guard"),
+    ("guards: [adaptive], guard_weight: 0.5", "model: guards[0] (adaptive): a guard is one "
+                                              "strategy, not a portfolio"),
+    ("guards: [nosuch], guard_weight: 0.5", "model: guards[0] (nosuch): no profile file"),
+])
+def test_bad_guards_name_the_file_the_field_and_the_entry(model, message):
+    with pytest.raises(ProfileError) as error:
+        modelled(f"{{every: 60, lag: 20, {model}}}")
+    assert str(error.value).startswith("test.yaml: ") and message in str(error.value)
+
+
+def test_guards_choose_the_start_by_the_mixture_with_the_model():
+    """Without a step the counter is the start of the best score: against the model alone
+    (no guards) or (1 - w) x against the model + w x the guards' mean with them; refresh_counter
+    passes the file's guards and weight to the search, which reports both numbers, each equal to
+    the starts played against the model and each guard on the search's deals."""
+    import numpy as np
+
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training.counter import profile_vector, refresh_counter
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import PROFILE, encode_strategy, play_deals
+
+    def counter(guards):
+        chosen = modelled(f"{{every: 60, lag: 20, deals: 100, steps: 0, "
+                          f"starts: [default-v2, seed]{guards}}}", members=("price-aware",))
+        return chosen, refresh_counter(NL, chosen, OpponentStats(), 1)
+
+    plain_file, plain = counter("")
+    guarded_file, guarded = counter(", guards: [call, raise], guard_weight: 0.75")
+    assert plain.guarded is None and guarded.starts == plain.starts
+    deal_set, _ = cached_deal_set(601, 0, 100)
+
+    def won(profile, opponent):  # the engine's deals played as the search plays them
+        results = np.zeros((100, 2), dtype=np.int64)
+        adjusted = np.zeros((100, 2))
+        play_deals(encode_rules(NL), PROFILE, profile_vector(profile), *encode_strategy(opponent),
+                   deal_set.v, deal_set.outcomes, deal_set.allin_equity, 602, 0, results, adjusted)
+        return 1000 * adjusted.mean() / NL.big_blind
+
+    mixture = {name: 0.25 * plain.starts[name] + 0.75 * (won(profile, "call") +
+                                                         won(profile, "raise")) / 2
+               for name, profile in zip(("default-v2", "seed"),
+                                        guarded_file.model.start_profiles)}
+    by_model = max(plain.starts, key=plain.starts.get)
+    by_mixture = max(mixture, key=mixture.get)
+    assert by_model != by_mixture  # the guards change which start the counter is
+    for found, name in ((plain, by_model), (guarded, by_mixture)):
+        assert (profile_vector(found.profile) ==
+                profile_vector(resolve_strategy(name))).all()
+        assert found.mbb_per_hand == pytest.approx(plain.starts[name], rel=1e-12)
+    assert guarded.guarded == pytest.approx(mixture[by_mixture], rel=1e-12)
+
 @pytest.mark.parametrize("opponent, seat", [("sizer", 0), ("call", 1)])
 def test_one_member_and_the_model_play_hand_for_hand_in_the_engine_and_over_tcp(deals, opponent,
                                                                               seat):

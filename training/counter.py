@@ -8,7 +8,10 @@ with the seats swapped, all-in adjusted, and keeps the best; then climbs: each s
 same deals (`engine.play_population`: one thread per candidate) and keeps the best candidate if
 it wins more than the current profile. It is a best response within the automaton's parameters
 to the model only, on these deals: the portfolio that plays it decides, from what it wins, how
-much to trust it. Deterministic for a seed.
+much to trust it. With guards (sound strategies) and a weight w it is scored by (1 - w) x its
+winnings against the model + w x their mean against the guards (`guarded_score`): a counter
+that keeps the model's leaks only where sound play does not punish it (`bot.portfolio`,
+"Guards"). Deterministic for a seed.
 
 `refresh_counter(game, portfolio, stats, refresh)` is a portfolio's model member
 (`bot.portfolio`, "The model member"): the opponent's counts fitted (`bot.opponent.
@@ -16,7 +19,8 @@ fit_exploiter`, smoothed with the model's `prior`; calibrated `calibrate` times 
 `calibrated_model` against the first start on the same deals), then `best_response`
 from the model's `starts` (default: the portfolio's profiles) on the model's `deals` deals of
 seed `seed`, searched with seed `seed + refresh`, leaving the first start only for one that wins
-`margin` mbb/hand more against the model. The TCP bot and the fast engine call it with the same
+`margin` mbb/hand more against the model, scored with the model's `guards` and `guard_weight`
+if it has them. The TCP bot and the fast engine call it with the same
 counts, so they install the same counter at the same hand.
 """
 
@@ -43,6 +47,7 @@ class Counter(NamedTuple):
     mbb_per_hand: float
     starts: dict[str, float]
     steps: int
+    guarded: float | None = None  # with guards: the score it was chosen by (`guarded_score`)
 
 
 def _mbb(adjusted: np.ndarray, big_blind: int) -> float:
@@ -50,25 +55,25 @@ def _mbb(adjusted: np.ndarray, big_blind: int) -> float:
 
 
 def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: int,
-                  steps: int = 10, population: int = 16, margin: float = 0.0) -> Counter:
+                  steps: int = 10, population: int = 16, margin: float = 0.0, guards=(),
+                  guard_weight: float = 0.0) -> Counter:
     """`starts`: {name: `Profile`}; the model: anything `encode_strategy` takes. The climb
     begins at the first start unless another wins more than `margin` mbb/hand beyond it against
     the model (then at the best of them): the first start is the one to leave only for a clear
     difference, since the model's ranking of two sound profiles can be wrong by more than the
-    difference it sees (`chosen_start`)."""
-    kind_b, params_b = encode_strategy(model)
-    count = deal_set.v.shape[0]
-    scores = {}
-    for name, profile in starts.items():
-        results = np.zeros((count, 2), dtype=np.int64)
-        adjusted = np.zeros((count, 2))
-        play_deals(rules, PROFILE, profile_vector(profile), kind_b, params_b, deal_set.v,
-                   deal_set.outcomes, deal_set.allin_equity, seed, deal_set.first_deal, results,
-                   adjusted, deal_set.holes, deal_set.boards)
-        scores[name] = _mbb(adjusted, big_blind)
-    best_name = chosen_start(scores, margin)
+    difference it sees (`chosen_start`).
 
-    def score(candidates):
+    With `guards` (strategies `encode_strategy` takes) and `guard_weight` w > 0, every profile
+    (starts and candidates) is scored by (1 - w) x its winnings against the model + w x their
+    mean against the guards, each on the same deals (`guarded_score`), and the climb keeps the
+    best by that score; the `Counter`'s `mbb_per_hand` is still what the counter wins against
+    the model, its `guarded` the score it was chosen by."""
+    count = deal_set.v.shape[0]
+    guarded = bool(guards) and guard_weight > 0.0
+    opponents = [encode_strategy(model)] + (
+        [encode_strategy(guard) for guard in guards] if guarded else [])
+
+    def against(candidates, kind_b, params_b):
         vectors = np.stack([profile_vector(candidate) for candidate in candidates])
         results = np.zeros((len(candidates), count, 2), dtype=np.int64)
         adjusted = np.zeros((len(candidates), count, 2))
@@ -77,9 +82,52 @@ def best_response(model, starts: dict, deal_set, rules, seed: int, big_blind: in
                         results, adjusted, deal_set.holes, deal_set.boards)
         return [_mbb(adjusted[k], big_blind) for k in range(len(candidates))]
 
-    best, best_score = climb(starts[best_name], scores[best_name], score, seed, steps,
+    def guard_means(candidates):
+        rows = [against(candidates, kind_b, params_b) for kind_b, params_b in opponents[1:]]
+        return [sum(column) / len(rows) for column in zip(*rows)]
+
+    kind_b, params_b = opponents[0]
+    scores = {}
+    for name, profile in starts.items():
+        results = np.zeros((count, 2), dtype=np.int64)
+        adjusted = np.zeros((count, 2))
+        play_deals(rules, PROFILE, profile_vector(profile), kind_b, params_b, deal_set.v,
+                   deal_set.outcomes, deal_set.allin_equity, seed, deal_set.first_deal, results,
+                   adjusted, deal_set.holes, deal_set.boards)
+        scores[name] = _mbb(adjusted, big_blind)
+    if guarded:
+        names = list(starts)
+        start_guards = dict(zip(names, guard_means([starts[name] for name in names])))
+        chosen = {name: guarded_score(scores[name], start_guards[name], guard_weight)
+                  for name in names}
+    else:
+        chosen = scores
+    best_name = chosen_start(chosen, margin)
+
+    def score(candidates):
+        found = against(candidates, kind_b, params_b)
+        if not guarded:
+            return found
+        return [guarded_score(model_score, guard_score, guard_weight)
+                for model_score, guard_score in zip(found, guard_means(candidates))]
+
+    best, best_score = climb(starts[best_name], chosen[best_name], score, seed, steps,
                              population)
-    return Counter(best, best_score, scores, steps)
+    if not guarded:
+        return Counter(best, best_score, scores, steps)
+    return Counter(best, against([best], kind_b, params_b)[0], scores, steps, best_score)
+
+
+def guarded_score(against_model: float, against_guards: float, weight: float) -> float:
+    """The score a guarded counter search keeps the best of: (1 - w) x the winnings against the
+    model + w x the mean winnings against the guards (mbb/hand each).
+
+    >>> guarded_score(8000.0, -600.0, 0.5)
+    3700.0
+    >>> guarded_score(8000.0, -600.0, 0.0)
+    8000.0
+    """
+    return (1.0 - weight) * against_model + weight * against_guards
 
 
 def chosen_start(scores: dict, margin: float = 0.0) -> str:
@@ -250,5 +298,6 @@ def refresh_counter(game, portfolio, stats, refresh: int) -> Counter:
     fitted = calibrated_model(stats, next(iter(starts.values())), deal_set, rules, game,
                               model.calibrate, name, model.prior)
     found = best_response(fitted, starts, deal_set, rules, model.seed + refresh, game.big_blind,
-                          model.steps, model.population, model.margin)
+                          model.steps, model.population, model.margin,
+                          model.guard_strategies, model.guard_weight)
     return found._replace(profile=replace(found.profile, name=name))
