@@ -1,6 +1,7 @@
 """LBR against the shipped `default` and its member `default-static`, pooled over the deal seeds
-that nothing chose them on (18, 19, 22, 23, 24, and 25-29 from session 29 in
-`experiments/fresh-s29/`; each setting over the seeds measured at it), per setting, as the cards
+that nothing chose them on (18, 19, 22, 23, 24, 25-29 from session 29 in `experiments/fresh-s29/`
+and 30-34 from session 30 in `experiments/fresh-s30/`; each setting over the seeds measured at
+it), per setting, as the cards
 fell and all-in adjusted. Every seed has 20,000 hands, so the pooled figure is the seeds' mean
 and its 95% interval the root of the sum of their squared half-widths over the number of seeds.
 Seed 18's `default` is measured under its arm's name (experiments/slow-play/p-sp-ftr100-nb.yaml,
@@ -22,13 +23,17 @@ FILES = {  # profile -> seed -> the file pattern, {sets} the setting
                 23: "fresh-s28/results/lbr23-default-{sets}.json",
                 24: "fresh-s28/results/lbr24-default-{sets}.json",
                 **{seed: f"fresh-s29/results/lbr{seed}-default-{{sets}}.json"
-                   for seed in range(25, 30)}},
+                   for seed in range(25, 30)},
+                **{seed: f"fresh-s30/results/lbr{seed}-default-{{sets}}.json"
+                   for seed in range(30, 35)}},
     "default-static": {19: "fresh-s27/results/lbr19-default-static-{sets}.json",
                        22: "fresh-s28/results/lbr22-default-static-{sets}.json",
                        23: "fresh-s28/results/lbr23-default-static-{sets}.json",
                        24: "fresh-s28/results/lbr24-default-static-{sets}.json",
                        **{seed: f"fresh-s29/results/lbr{seed}-default-static-{{sets}}.json"
-                          for seed in range(25, 30)}},
+                          for seed in range(25, 30)},
+                       **{seed: f"fresh-s30/results/lbr{seed}-default-static-{{sets}}.json"
+                          for seed in range(30, 35)}},
 }
 
 
