@@ -17,13 +17,14 @@ lbr() {  # PROFILE NAME SEED SETS
     --json > "$file.part" && mv "$file.part" "$file"; }
 }
 arm=${1:-static-s26-er95}
-lbr default-static default-static 21 FCMQT
+member=$here/../../slow-play/sp-ftr100-nb.yaml  # default-static of sessions 26-29, by its file
+lbr "$member" default-static 21 FCMQT
 lbr "$here/$arm.yaml" $arm 21 FCMQT
 for seed in 30 31 32 33 34; do
   lbr "$here/$arm.yaml" $arm $seed FCMQT
 done
 for sets in FCMQT FCPA FCHPA FCMA FCODXA FCMQHTPODXA; do
-  lbr default-static default-static 21 $sets
+  lbr "$member" default-static 21 $sets
   lbr "$here/static-s26-er95.yaml" static-s26-er95 21 $sets
   lbr "$here/static-s26-er90.yaml" static-s26-er90 21 $sets
 done
