@@ -599,51 +599,54 @@ def _parse_model(value, where: str) -> Model:
 def _parse_guards(value, where: str) -> tuple:
     """`model: guards`: a list of at least one strategy the engine plays alone without the
     holdings' v (a profile without range defence, an exploiter or a baseline), resolved."""
-    from gambler.bot.params import Profile
-    from gambler.bot.strategies import resolve_strategy
     from gambler.bot.exploiters import Exploiter
+    from gambler.bot.params import Profile
+
+    def check(strategy):
+        if isinstance(strategy, Profile) and strategy.uses_own_range:
+            return ("a profile with range defence or range bets cannot guard (the counter "
+                    "search's deals carry no holdings' v): name one without")
+        if not isinstance(strategy, (Profile, Exploiter, str)):
+            return f"a guard is one strategy, not a {type(strategy).__name__.lower()}"
+        return None
+
+    return _resolved_names(value, where, "a list of at least one profile, exploiter or baseline",
+                           check)
+
+
+def _parse_starts(value, where: str) -> tuple:
+    """`model: starts`: a list of at least one automaton profile (name or path), resolved."""
+    from gambler.bot.params import Profile
+
+    def check(strategy):
+        if isinstance(strategy, Profile):
+            return None
+        kind = "baseline" if isinstance(strategy, str) else type(strategy).__name__.lower()
+        article = "an" if kind[0] in "aeiou" else "a"
+        return f"the counter search starts from automaton profiles, not {article} {kind}"
+
+    return _resolved_names(value, where, "a list of at least one profile name or path", check)
+
+
+def _resolved_names(value, where: str, expected: str, check) -> tuple:
+    """A non-empty list of strategy names or paths, each resolved (`resolve_strategy`) and
+    refused with `check(strategy)`'s reason when it gives one; errors name the entry."""
+    from gambler.bot.strategies import resolve_strategy
 
     if not isinstance(value, list) or not value or \
             not all(isinstance(name, str) for name in value):
-        raise ProfileError(f"{where}: a list of at least one profile, exploiter or baseline")
+        raise ProfileError(f"{where}: {expected}")
     strategies = []
     for index, name in enumerate(value):
         try:
             strategy = resolve_strategy(name)
         except ProfileError as error:
             raise ProfileError(f"{where}[{index}] ({name}): {error}") from None
-        if isinstance(strategy, Profile) and strategy.uses_own_range:
-            raise ProfileError(f"{where}[{index}] ({name}): a profile with range defence or "
-                               "range bets cannot guard (the counter search's deals carry no "
-                               "holdings' v): name one without")
-        if not isinstance(strategy, (Profile, Exploiter, str)):
-            raise ProfileError(f"{where}[{index}] ({name}): a guard is one strategy, not a "
-                               f"{type(strategy).__name__.lower()}")
+        reason = check(strategy)
+        if reason:
+            raise ProfileError(f"{where}[{index}] ({name}): {reason}")
         strategies.append(strategy)
     return tuple(strategies)
-
-
-def _parse_starts(value, where: str) -> tuple:
-    """`model: starts`: a list of at least one automaton profile (name or path), resolved."""
-    from gambler.bot.params import Profile
-    from gambler.bot.strategies import resolve_strategy
-
-    if not isinstance(value, list) or not value or \
-            not all(isinstance(name, str) for name in value):
-        raise ProfileError(f"{where}: a list of at least one profile name or path")
-    profiles = []
-    for index, name in enumerate(value):
-        try:
-            strategy = resolve_strategy(name)
-        except ProfileError as error:
-            raise ProfileError(f"{where}[{index}] ({name}): {error}") from None
-        if not isinstance(strategy, Profile):
-            kind = "baseline" if isinstance(strategy, str) else type(strategy).__name__.lower()
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise ProfileError(f"{where}[{index}] ({name}): the counter search starts from "
-                               f"automaton profiles, not {article} {kind}")
-        profiles.append(strategy)
-    return tuple(profiles)
 
 
 def _number(value, where: str) -> float:
