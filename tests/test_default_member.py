@@ -1,7 +1,8 @@
 """The shipped member `default-static` (session 26) never bets first after the flop: slow play 1
 and no bluffs on the flop, turn and river, so with nothing owed every hand checks, whatever v
-and the mixing draw, and a hand in "bet to the end" that is bet into raises (the check-raise).
-The TCP automaton and the engine agree; the member before it (kept in experiments/) did bet."""
+and the mixing draw, and a hand in "bet to the end" that is bet into raises (the check-raise);
+raised back after it, only v >= 0.95 raises again (session 30). The TCP automaton and the
+engine agree; the members before it (kept in experiments/) did bet, and did raise back."""
 
 from pathlib import Path
 
@@ -78,3 +79,27 @@ def test_the_shipped_member_check_raises_bet_to_the_end():
             assert action.kind == "r" and code == RAISE_CODE, (round_, v)
         below = mode_action(plan_for_state(rules, rules.thresholds[2] - 0.01, state, 0.0), state)
         assert below.kind != "r"
+
+
+def test_the_shipped_member_raised_back_after_its_check_raise_reraises_only_from_095():
+    """Check-raised to 900 and raised back to 2,100, a hand in "bet to the end" (v at least the
+    round's z) raises again only from v = 0.95 (end_reraise, session 30) and calls below it, on
+    the flop, turn and river, in the TCP automaton and the engine alike; the member before it
+    raised back with all of them."""
+    before = load_profile(ROOT / "experiments" / "slow-play" / "sp-ftr100-nb.yaml")
+    for profile, bar in ((load_profile("default-static"), 0.95), (before, None)):
+        params = encode_strategy(profile)[1]
+        for round_ in (1, 2, 3):
+            rules = profile.rounds[round_]
+            state = checked_to(round_, 1).apply(Action("r", 300)).apply(Action("r", 900)) \
+                .apply(Action("r", 2100))
+            legal = state.legal_actions()
+            for v in (rules.thresholds[2], 0.94, 0.95, 0.99):
+                action = mode_action(plan_for_state(rules, v, state, 0.0), state)
+                code, _ = automaton_action(params, round_, v, state.spent[state.current_player],
+                                           state.max_spent, sum(state.spent),
+                                           max(state.round_start), sum(state.round_start),
+                                           legal.min_raise_to, legal.max_raise_to, False)
+                raises = bar is None or v >= bar
+                assert action.kind == ("r" if raises else "c"), (profile.name, round_, v)
+                assert (code == RAISE_CODE) == raises, (profile.name, round_, v)
