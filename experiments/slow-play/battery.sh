@@ -25,7 +25,4 @@ close="v3-pass2-00 search-adaptive-plain-seed91 prober catcher"
   "$(dirname "$0")/exploiter_jobs.sh" "$arm" "$tag" "$out" $close
   echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents call,raise,allin,random --json $out/pool1400-$tag-baselines.json > $out/pool1400-$tag-baselines.txt"
   echo "gambler-match $arm seed --engine dealer --hands 10000 --seed 13 --json > $out/dealer13-$tag-seed.json"
-} | while read -r job; do
-  file=$(echo "$job" | sed 's/.*> //; s/ .*//')
-  [ -s "$file" ] || echo "$job"
-done | xargs -P 2 -I CMD sh -c CMD
+} | "$(dirname "$0")/pending.sh" | xargs -P 2 -I CMD sh -c CMD

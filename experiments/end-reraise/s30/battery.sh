@@ -19,7 +19,4 @@ cd "$root"
   echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents default-v2,price-aware,seed,handmade,default-v1 --json $out/pool1400-$tag.json > $out/pool1400-$tag.txt"
   echo "python experiments/adaptive/sweep.py $arm --matches 20 --seed 1400 --opponents call,raise,allin,random --json $out/pool1400-$tag-baselines.json > $out/pool1400-$tag-baselines.txt"
   echo "gambler-match $arm seed --engine dealer --hands 10000 --seed 13 --json > $out/dealer13-$tag-seed.json"
-} | while read -r job; do
-  file=$(echo "$job" | sed 's/.*> //; s/ .*//')
-  [ -s "$file" ] || echo "$job"
-done | xargs -P 1 -I CMD sh -c CMD
+} | experiments/slow-play/pending.sh | xargs -P 1 -I CMD sh -c CMD
