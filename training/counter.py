@@ -41,7 +41,8 @@ from gambler.training.engine import (CALL_CODE, PROFILE, RAISE_CODE, encode_stra
 
 class Counter(NamedTuple):
     """The profile found, what it wins against the model on the deals (mbb/hand, all-in
-    adjusted), and what each start won."""
+    adjusted), what each start won against it, and with guards the score the search kept it by
+    (`guarded_score`; None without)."""
 
     profile: object
     mbb_per_hand: float
