@@ -14,7 +14,7 @@ import pytest
 from acpc_support import NOLIMIT
 from gambler.adaptive.live import InlineRefresher
 from gambler.bot.params import ProfileError
-from gambler.bot.portfolio import Exp3, Model, level_weights, parse_portfolio
+from gambler.bot.portfolio import Exp3, Model, level_weights, load_portfolio, parse_portfolio
 from gambler.bot.strategies import load_strategy, resolve_strategy
 from gambler.bot.switch import Switch
 from gambler.protocol import load_game
@@ -431,6 +431,49 @@ def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match
     adaptation = json.loads(report.stdout)["adaptation"][0]
     assert adaptation["members"] == names and adaptation["chosen"] == match.chosen.tolist()
     assert adaptation["shares"]["model"] == pytest.approx((match.chosen == 2).mean())
+
+
+def test_gambler_match_says_what_the_model_played(tmp_path):
+    """`gambler-match PORTFOLIO B` reports the hands the portfolio's model member played and
+    what they won for the portfolio in big blinds, raw and all-in adjusted: the engine's match
+    (`play_portfolio` on the same deals and seed) summed over the hands whose slot is the
+    model's; in either seat (as B, the portfolio's own chips all the same); the text says it
+    too, and a portfolio without a model says nothing of one."""
+    import json
+    import subprocess
+
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.evaluate import Score
+    from gambler.training.match_cli import describe, model_summary
+
+    path = tmp_path / "small.yaml"
+    path.write_text("kind: portfolio\nname: small\nmembers: [default-v2]\nexploration: 0.1\n"
+                    f"learning_rate: 0.05\nshare: 0.0\nmodel: {SMALL_MODEL}\n")
+    deals, _ = cached_deal_set(6, 0, 150)
+    chosen = parse_portfolio(path.read_text(), str(path))
+    for seat, order in ((0, (str(path), "call")), (1, ("call", str(path)))):
+        result = subprocess.run([sys.executable, "-m", "gambler.training.match_cli", *order,
+                                 "--hands", "300", "--seed", "6", "--json"],
+                                capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr
+        model = json.loads(result.stdout)["model"]
+        match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deals, 6,
+                               NL.big_blind, STACK, seat=seat, game=NL)
+        played = match.chosen == chosen.model_slot
+        assert model == model_summary(chosen, match, NL.big_blind)
+        assert model["hands"] == played.sum() > 20
+        assert model["big_blinds"] == pytest.approx(match.chips[played].sum() / NL.big_blind)
+        assert model["big_blinds_allin_adjusted"] == pytest.approx(
+            match.adjusted[played].sum() / NL.big_blind)
+        assert model["big_blinds"] > 0  # the counters beat a calling station
+    score = Score(0.0, 0.0, 150)
+    lines = describe(str(path), "call", score, score, score, 150, 6, 1.0, "fast", model)
+    assert lines[-1] == (f"  the portfolio's model played {model['hands']} of the 300 hands: "
+                         f"{model['big_blinds']:+,.1f} big blinds for the portfolio "
+                         f"({model['big_blinds_allin_adjusted']:+,.1f} all-in adjusted)")
+    assert len(describe(str(path), "call", score, score, score, 150, 6, 1.0, "fast")) == 2
+    without = parse_portfolio("kind: portfolio\nmembers: [seed, default-v2]\n", "two.yaml")
+    assert model_summary(without, match, NL.big_blind) is None
 
 
 # --- the exploiter search against a portfolio ---------------------------------------------------

@@ -107,8 +107,22 @@ def portfolio_match(a, b, hands: int, seed: int, game):
     seat, portfolio, opponent, sign = (0, a, b, 1) if isinstance(a, Portfolio) else (1, b, a, -1)
     match = play_portfolio(encode_rules(game), portfolio, opponent, deals, seed, game.big_blind,
                            min(game.stacks), seat=seat, game=game)
-    return Chips(sign * match.chips.reshape(-1, 2).sum(axis=1).astype(np.int64),
-                 sign * match.adjusted.reshape(-1, 2).sum(axis=1)), deals_count
+    return (Chips(sign * match.chips.reshape(-1, 2).sum(axis=1).astype(np.int64),
+                  sign * match.adjusted.reshape(-1, 2).sum(axis=1)), deals_count,
+            model_summary(portfolio, match, game.big_blind))
+
+
+def model_summary(portfolio, match, big_blind: int) -> dict | None:
+    """What a portfolio's model member did in a match (`training.portfolio.PortfolioMatch`):
+    the hands it played and what they won for the portfolio, in big blinds, as the cards fell
+    and all-in adjusted (the account its budget counts with `account: adjusted`); None without
+    a model member."""
+    if portfolio.model is None:
+        return None
+    played = match.chosen == portfolio.model_slot
+    return {"hands": int(played.sum()),
+            "big_blinds": float(match.chips[played].sum()) / big_blind,
+            "big_blinds_allin_adjusted": float(match.adjusted[played].sum()) / big_blind}
 
 
 def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int):
@@ -192,11 +206,12 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
         from gambler.training.engine import encode_strategy
         for strategy in strategies:  # a switch plays the fast engine against a portfolio only
             encode_strategy(strategy)
+    model = None  # what a portfolio's model member did (the fast engine's portfolio match)
     if engine == "fast" and any(isinstance(strategy, Portfolio) for strategy in strategies):
         if workers > 1 or scheduler is not None:
             click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
                        "one thread (--workers and --scheduler do not apply)", err=True)
-        chips, deals = portfolio_match(*strategies, hands, seed, game)
+        chips, deals, model = portfolio_match(*strategies, hands, seed, game)
     elif engine == "fast":
         chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
     else:
@@ -212,21 +227,27 @@ def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -
                                "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
                                "allin_luck_mbb_per_hand": luck.mbb_per_hand,
                                "ci95_allin_luck_mbb": luck.ci95_mbb,
-                               "seconds": seconds, "engine": engine, "seed": seed}))
+                               "seconds": seconds, "engine": engine, "seed": seed,
+                               **({"model": model} if model is not None else {})}))
         return
-    for line in describe(a, b, score, adjusted, luck, deals, seed, seconds, engine):
+    for line in describe(a, b, score, adjusted, luck, deals, seed, seconds, engine, model):
         click.echo(line)
 
 
 def describe(a: str, b: str, score, adjusted, luck, deals: int, seed: int, seconds: float,
-             engine: str) -> list[str]:
-    """The text result: A's score, then all-in adjusted with the run-outs' luck (`Score`s)."""
+             engine: str, model: dict | None = None) -> list[str]:
+    """The text result: A's score, then all-in adjusted with the run-outs' luck (`Score`s), then
+    what a portfolio's model member did (`model_summary`), if it has one."""
+    played = [] if model is None else [
+        f"  the portfolio's model played {model['hands']:,} of the {2 * deals:,} hands: "
+        f"{model['big_blinds']:+,.1f} big blinds for the portfolio "
+        f"({model['big_blinds_allin_adjusted']:+,.1f} all-in adjusted)"]
     return [f"{a} vs {b}: {score.mbb_per_hand:+,.1f} mbb/hand ± {score.ci95_mbb:,.1f} (95% CI) "
             f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
             f"{seconds:,.1f} s, {engine} engine",
             f"  all-in adjusted: {adjusted.mbb_per_hand:+,.1f} mbb/hand ± "
             f"{adjusted.ci95_mbb:,.1f} (all-ins before the river scored by their equity; "
-            f"the run-outs' luck: {luck.mbb_per_hand:+,.1f} ± {luck.ci95_mbb:,.1f})"]
+            f"the run-outs' luck: {luck.mbb_per_hand:+,.1f} ± {luck.ci95_mbb:,.1f})"] + played
 
 
 def main(argv=None) -> None:
