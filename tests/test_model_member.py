@@ -397,6 +397,35 @@ def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():
     assert "all-in adjusted" in chosen.describe(STACK / NL.big_blind)
 
 
+def test_the_shipped_default_charges_its_counters_by_equity_and_stops_them_100_big_blinds_down():
+    """The shipped `default` (session 31): its model's own hands are counted all-in adjusted
+    with an allowance of 300 big blinds, so a counter plays while the adjusted sum of its hands
+    stands at -100 big blinds (a stack less 300) or better, and they never end below -300. The
+    rigged counter moves all in every hand against a calling station from hand 500 on (900
+    hands of deal seed 34). Both halves of the rule decide hands here: the raw account (the
+    default of sessions 22-30 counted raw chips with an allowance of 400, a bar of -200) would
+    have played or refused other hands, and so would the adjusted account with that bar."""
+    chosen = load_portfolio("default")
+    deal_set = compute_deal_set(seed=34, first_deal=0, count=450)
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
+                           NL.big_blind, STACK, game=NL,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    slot = chosen.model_slot
+    model = match.chosen == slot
+    installed = np.arange(model.size) >= chosen.model.every
+
+    def before(values):
+        return np.concatenate([[0.0], np.cumsum(np.where(model, values, 0.0))[:-1]])
+
+    adjusted, raw = before(match.adjusted), before(match.chips)
+    plays = match.probabilities[:, slot] > 0
+    assert (plays == (installed & (adjusted >= -100 * NL.big_blind))).all()
+    assert (adjusted[model] + match.adjusted[model] >= -300 * NL.big_blind).all()
+    assert model.sum() > 20 and (installed & ~plays).sum() > 100
+    assert (plays != (installed & (raw >= -200 * NL.big_blind))).any()
+    assert (plays != (installed & (adjusted >= -200 * NL.big_blind))).any()
+
+
 # --- through the real dealer ------------------------------------------------------------------
 
 def test_gambler_with_a_model_member_behind_the_real_dealer_is_the_engines_match(tmp_path):

@@ -4,11 +4,13 @@
 # matches of 3,000 hands from seed 1400), LBR at FCMA, FCODXA and every size on deal seed 18 and
 # at FCPA and FCHPA on 18 and 19, `seed` through the real dealer on seed 13. PART=b: every shipped
 # exploiter on match seed 9 (10,000 hands; 20,000 for the four closest;
-# search-default-static-seed102 on 14: run.sh plays it on 14-19). Each part one job at a time
+# search-default-static-seed102 on 14: run.sh plays it on 14-19). PART=c: LBR at FCPA, FCHPA,
+# FCMA, FCODXA and every size on deal seeds 22, 23 and 24 (with 18 and 19, the five seeds the
+# shipped default's other settings were pooled over). Each part one job at a time
 # (the two may run side by side), each written to results/ as it ends (one already there is not
 # run again). The shipped default's figures on the same seeds: ../end-reraise/s30/results/ (as
 # default-er95) and ../slow-play/eval/.
-# Usage: PART=a|b experiments/adjusted-s31/battery.sh [ARM]
+# Usage: PART=a|b|c experiments/adjusted-s31/battery.sh [ARM]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 tag=${1:-adj300}
@@ -21,7 +23,11 @@ lbr() {  # SEED SETTING
   echo "gambler-lbr $arm --actions $2,$2,$2,$2 --hands 20000 --seed $1 --workers 1 --json > $out/lbr$1-$tag-$2.json"
 }
 {
-  if [ "$PART" = b ]; then
+  if [ "$PART" = c ]; then
+    for seed in 22 23 24; do
+      for sets in FCPA FCHPA FCMA FCODXA FCMQHTPODXA; do lbr $seed $sets; done
+    done
+  elif [ "$PART" = b ]; then
     experiments/slow-play/exploiter_jobs.sh "$arm" $tag "$out" v3-pass2-00 \
       search-adaptive-plain-seed91 prober catcher | grep -v seed102
   else
