@@ -6,9 +6,9 @@
 # exploiter on match seed 9 (10,000 hands; 20,000 for the four closest;
 # search-default-static-seed102 on 14: run.sh plays it on 14-19). PART=c: LBR at FCPA, FCHPA,
 # FCMA, FCODXA and every size on deal seeds 22, 23 and 24 (with 18 and 19, the five seeds the
-# shipped default's other settings were pooled over). Each part one job at a time
+# default of session 30's other settings were pooled over). Each part one job at a time
 # (the two may run side by side), each written to results/ as it ends (one already there is not
-# run again). The shipped default's figures on the same seeds: ../end-reraise/s30/results/ (as
+# run again). The session-30 default's figures on the same seeds: ../end-reraise/s30/results/ (as
 # default-er95) and ../slow-play/eval/.
 # Usage: PART=a|b|c experiments/adjusted-s31/battery.sh [ARM]
 set -e

@@ -1,5 +1,5 @@
-"""LBR FCMQT x4 against an arm of this folder (default adj300.yaml) and the shipped default
-(measured as ../end-reraise/s30/default-er95.yaml, the same bot), seed by seed on the same deals,
+"""LBR FCMQT x4 against an arm of this folder (default adj300.yaml) and the default of session 30
+(measured as ../end-reraise/s30/default-er95.yaml), seed by seed on the same deals,
 pooled over the seeds both have (the seeds' mean, its 95% interval the root of the sum of their
 squared half-widths over their number) and paired (the mean difference, its 95% t interval over
 the seeds), as the cards fell and all-in adjusted. Both play the same member with the same draws;
@@ -27,7 +27,7 @@ def main(arm: str = "adj300") -> None:
         new = HERE / "results" / f"lbr{seed}-{arm}-FCMQT.json"
         if old.exists() and new.exists():
             rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
-    print(f"| seed | `default` | `{arm}` | difference |")
+    print(f"| seed | `default` (session 30) | `{arm}` | difference |")
     print("|---|---|---|---|")
     for seed, old, new in rows:
         print(f"| {seed} | {old['mbb_per_hand']:+,.0f} ± {old['ci95_mbb']:,.0f} | "

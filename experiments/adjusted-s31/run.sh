@@ -1,11 +1,11 @@
 #!/bin/sh
-# Session 31: the shipped default with an all-in adjusted model account and a smaller allowance
+# Session 31: the default of session 30 with an all-in adjusted model account and a smaller allowance
 # (adj300.yaml, adj200.yaml). JOB=x: against the seed-102 exploiter (configs/exploiters/
 # search-default-static-seed102.yaml), 20,000 hands a match (`gambler-match ARM
-# search-default-static-seed102 --hands 20000 --seed S`), the shipped default (as
+# search-default-static-seed102 --hands 20000 --seed S`), the default of session 30 (as
 # ../end-reraise/s30/default-er95.yaml, the same bot) and the arms on match seeds 16-19 (choice),
 # then the arms on 14 and 15 (the seeds of strength.md's row). JOB=lbr: LBR FCMQT x4, 20,000 hands,
-# deal seed 21 (choice; the default's is ../end-reraise/s30/results/lbr21-...), then the arms on
+# deal seed 21 (choice; the default of session 30 too, as default-er95), then the arms on
 # the held-out deal seeds 22-34 (the default's are in ../end-reraise/s30/results/ and
 # ../fresh-s30/). One job at a time, each written to results/ as it ends (one already there is not
 # run again). ARMS="..." restricts the arms.
@@ -34,6 +34,7 @@ if [ "$JOB" = x ]; then
     for arm in $arms; do x102 "$here/$arm.yaml" $arm $seed; done
   done
 else
+  lbr "$here/../end-reraise/s30/default-er95.yaml" default-er95 21
   for arm in $arms; do lbr "$here/$arm.yaml" $arm 21; done
   for arm in $arms; do
     for seed in 22 23 24 25 26 27 28 29 30 31 32 33 34; do lbr "$here/$arm.yaml" $arm $seed; done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A fresh exploiter search against an arm (ARM, default adj300.yaml) at the standard budget (8
 # minutes on two cores), seed 107, which no search had used; then its exploiter against the arm,
-# the shipped default (as ../end-reraise/s30/default-er95.yaml) and the member alone on 20,000
+# the default of session 30 (as ../end-reraise/s30/default-er95.yaml) and the member alone on 20,000
 # hands of match seed 28, which no session had used. Each result is written to results/ as it
 # ends (one already there is not run again).
 # Usage: experiments/adjusted-s31/search.sh [ARM]

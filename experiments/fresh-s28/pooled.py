@@ -1,7 +1,8 @@
 """LBR against the shipped `default` and its member `default-static`, pooled over the deal seeds
 that nothing chose them on (18, 19, 22, 23, 24, 25-29 from session 29 in `experiments/fresh-s29/`
 and 30-34 from session 30 in `experiments/fresh-s30/`; each setting over the seeds measured at
-it), per setting, as the cards
+it), and the shipped defaults of sessions 30 and 31 (`experiments/end-reraise/s30/`,
+`experiments/adjusted-s31/`) where they were measured, per setting, as the cards
 fell and all-in adjusted. Every seed has 20,000 hands, so the pooled figure is the seeds' mean
 and its 95% interval the root of the sum of their squared half-widths over the number of seeds.
 Seed 18's `default` is measured under its arm's name (experiments/slow-play/p-sp-ftr100-nb.yaml,
@@ -34,6 +35,10 @@ FILES = {  # profile -> seed -> the file pattern, {sets} the setting
                           for seed in range(25, 30)},
                        **{seed: f"fresh-s30/results/lbr{seed}-default-static-{{sets}}.json"
                           for seed in range(30, 35)}},
+    "default (session 30)": {seed: f"end-reraise/s30/results/lbr{seed}-default-er95-{{sets}}.json"
+                             for seed in (18, 19, *range(22, 35))},
+    "default (session 31)": {seed: f"adjusted-s31/results/lbr{seed}-adj300-{{sets}}.json"
+                             for seed in (18, 19, *range(22, 35))},
 }
 
 
@@ -52,7 +57,7 @@ def main() -> None:
         for sets in SETTINGS:
             found = {seed: ROOT / pattern.format(sets=sets) for seed, pattern in seeds.items()}
             results = {seed: json.loads(path.read_text()) for seed, path in found.items()
-                       if path.exists()}
+                       if path.exists() and path.stat().st_size}
             if not results:
                 continue
             assert all(result["hands"] == 20000 and result["seed"] == seed
