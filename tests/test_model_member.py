@@ -497,7 +497,7 @@ def test_gambler_match_says_what_the_model_played(tmp_path):
         assert model["big_blinds"] > 0  # the counters beat a calling station
     score = Score(0.0, 0.0, 150)
     lines = describe(str(path), "call", score, score, score, 150, 6, 1.0, "fast", model)
-    assert lines[-1] == (f"  the portfolio's model played {model['hands']} of the 300 hands: "
+    assert lines[-1] == (f"  the portfolio's model played {model['hands']:,} of the 300 hands: "
                          f"{model['big_blinds']:+,.1f} big blinds for the portfolio "
                          f"({model['big_blinds_allin_adjusted']:+,.1f} all-in adjusted)")
     assert len(describe(str(path), "call", score, score, score, 150, 6, 1.0, "fast")) == 2
