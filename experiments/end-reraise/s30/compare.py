@@ -8,6 +8,7 @@ and all-in adjusted; the members alone too where both were measured.
 
 import json
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -17,6 +18,41 @@ from pooled import FILES, ROOT  # noqa: E402  (experiments/fresh-s28/pooled.py)
 
 HERE = Path(__file__).resolve().parent / "results"
 PAIRS = {"default": "default-er95", "default-static": "static-s26-er95"}
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120}
+
+
+def print_pairs(rows, before: str, arm: str, paired: bool = False) -> None:
+    """A markdown table of (seed, before's LBR result, arm's) rows: each seed, then the pooled
+    figures as the cards fell and all-in adjusted; with `paired`, also the mean paired difference
+    with its 95% t interval over the seeds and how many seeds the arm lowered
+    (experiments/adjusted-s31/compare.py)."""
+    print(f"| seed | {before} | `{arm}` | difference |")
+    print("|---|---|---|---|")
+    for seed, old, new in rows:
+        print(f"| {seed} | {old['mbb_per_hand']:+,.0f} ± {old['ci95_mbb']:,.0f} | "
+              f"{new['mbb_per_hand']:+,.0f} ± {new['ci95_mbb']:,.0f} | "
+              f"{new['mbb_per_hand'] - old['mbb_per_hand']:+,.0f} |")
+    for key in ("mbb_per_hand", "mbb_per_hand_allin_adjusted"):
+        half = key.replace("mbb_per_hand", "ci95_mbb")
+        pooled = []
+        for index in (1, 2):
+            means = [row[index][key] for row in rows]
+            halves = [row[index][half] for row in rows]
+            pooled.append((sum(means) / len(means),
+                           math.sqrt(sum(h * h for h in halves)) / len(halves)))
+        difference = f"{pooled[1][0] - pooled[0][0]:+,.0f}"
+        if paired:
+            differences = [row[2][key] - row[1][key] for row in rows]
+            spread = (T975[len(rows) - 1] * statistics.stdev(differences) / math.sqrt(len(rows))
+                      if len(rows) > 1 else math.nan)
+            lower = sum(d < 0 for d in differences)
+            difference = (f"{statistics.fmean(differences):+,.0f} ± {spread:,.0f} (lower on "
+                          f"{lower} of {len(rows)})")
+        words = "as the cards fell" if key == "mbb_per_hand" else "all-in adjusted"
+        print(f"| pooled, {len(rows)} seeds, {words} | {pooled[0][0]:+,.0f} ± "
+              f"{pooled[0][1]:,.0f} | {pooled[1][0]:+,.0f} ± {pooled[1][1]:,.0f} | "
+              f"{difference} |")
 
 
 def main() -> None:
@@ -28,24 +64,7 @@ def main() -> None:
                 rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
         if not rows:
             continue
-        print(f"| seed | `{before}` | `{arm}` | difference |")
-        print("|---|---|---|---|")
-        for seed, old, new in rows:
-            print(f"| {seed} | {old['mbb_per_hand']:+,.0f} ± {old['ci95_mbb']:,.0f} | "
-                  f"{new['mbb_per_hand']:+,.0f} ± {new['ci95_mbb']:,.0f} | "
-                  f"{new['mbb_per_hand'] - old['mbb_per_hand']:+,.0f} |")
-        for key in ("mbb_per_hand", "mbb_per_hand_allin_adjusted"):
-            half = key.replace("mbb_per_hand", "ci95_mbb")
-            pooled = []
-            for index in (1, 2):
-                means = [row[index][key] for row in rows]
-                halves = [row[index][half] for row in rows]
-                pooled.append((sum(means) / len(means),
-                               math.sqrt(sum(h * h for h in halves)) / len(halves)))
-            words = "as the cards fell" if key == "mbb_per_hand" else "all-in adjusted"
-            print(f"| pooled, {len(rows)} seeds, {words} | {pooled[0][0]:+,.0f} ± "
-                  f"{pooled[0][1]:,.0f} | {pooled[1][0]:+,.0f} ± {pooled[1][1]:,.0f} | "
-                  f"{pooled[1][0] - pooled[0][0]:+,.0f} |")
+        print_pairs(rows, f"`{before}`", arm)
         print()
 
 
