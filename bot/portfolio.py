@@ -257,6 +257,17 @@ class Model:
         calibrated = f", calibrated {times}" if self.calibrate else ""
         return f"fitted {hands}up to {self.lag:,} hands before{calibrated}"
 
+    def guard_phrase(self) -> str:
+        """The guards in words, to follow `fit_phrase` (`Portfolio.describe`; empty without).
+
+        >>> Model(guards=("default-v2",), guard_weight=0.5).guard_phrase()
+        '; each counter scored 50% by what it wins against default-v2'
+        """
+        if not self.guards:
+            return ""
+        return (f"; each counter scored {self.guard_weight:.0%} by what it wins against "
+                f"{', '.join(self.guards)}")
+
     def refresh_at(self, refresh: int) -> int:
         """The hand number at which counter `refresh` (1, 2, ...) takes effect."""
         return refresh * self.every
@@ -325,7 +336,8 @@ class Portfolio:
         share = f", share {self.share:g}" if self.share else ""
         model = self.model
         counter = (f"; a model member refreshed every {model.every:,} hands "
-                   f"({model.fit_phrase()}), playing only while {model.budget_phrase()}"
+                   f"({model.fit_phrase()}{model.guard_phrase()}), playing only while "
+                   f"{model.budget_phrase()}"
                    if model is not None else "")
         count = len(self.members)
         return (f"{rule} over {count} member{'s' if count > 1 else ''} "

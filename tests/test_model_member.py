@@ -67,6 +67,9 @@ def test_a_model_member_adds_a_slot_named_model():
     calibrated = modelled("{every: 500, lag: 100, calibrate: 3}")
     assert "(fitted up to 100 hands before, calibrated 3 times), playing only while" \
         in calibrated.describe(200.0)
+    guarded = modelled("{every: 500, lag: 100, guards: [call, seed], guard_weight: 0.75}")
+    assert "(fitted up to 100 hands before; each counter scored 75% by what it wins against " \
+           "call, seed), playing only while" in guarded.describe(200.0)
 
 
 @pytest.mark.parametrize("model, message", [
@@ -424,6 +427,46 @@ def test_the_shipped_default_charges_its_counters_by_equity_and_stops_them_100_b
     assert model.sum() > 20 and (installed & ~plays).sum() > 100
     assert (plays != (installed & (raw >= -200 * NL.big_blind))).any()
     assert (plays != (installed & (adjusted >= -200 * NL.big_blind))).any()
+
+
+def guarded_refresh_checks(chosen) -> None:
+    """`chosen`'s refresh, cut to the starts alone on 100 of its deals (no step), reports the
+    score it keeps its counter by: half what the counter wins against the fitted model, half
+    what it wins against `default-v2`, each on the search's deals as the engine plays them; and
+    the counter is the start of the best such score."""
+    from dataclasses import replace
+
+    from gambler.bot.opponent import OpponentStats
+    from gambler.training.counter import profile_vector, refresh_counter
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import PROFILE, encode_strategy, play_deals
+
+    quick = replace(chosen, model=replace(chosen.model, deals=100, steps=0))
+    found = refresh_counter(NL, quick, OpponentStats(), 1)
+    deal_set, _ = cached_deal_set(chosen.model.seed, 0, 100)
+
+    def won(profile, opponent):  # the engine's deals played as the search plays them
+        results = np.zeros((100, 2), dtype=np.int64)
+        adjusted = np.zeros((100, 2))
+        play_deals(encode_rules(NL), PROFILE, profile_vector(profile), *encode_strategy(opponent),
+                   deal_set.v, deal_set.outcomes, deal_set.allin_equity, chosen.model.seed + 1, 0,
+                   results, adjusted)
+        return 1000 * adjusted.mean() / NL.big_blind
+
+    guard = resolve_strategy("default-v2")
+    mixture = {name: 0.5 * found.starts[name] + 0.5 * won(profile, guard)
+               for name, profile in zip(chosen.model.starts, chosen.model.start_profiles)}
+    best = max(mixture, key=mixture.get)
+    assert found.guarded == pytest.approx(mixture[best], rel=1e-12)
+    assert (profile_vector(found.profile) == profile_vector(resolve_strategy(best))).all()
+
+
+def test_the_shipped_default_scores_each_counter_half_against_default_v2():
+    """The shipped `default` (session 32): each counter is searched for the best mixture, half
+    what it wins against the fitted model and half what it wins against `default-v2` (README,
+    "Portfolios", guards), so it keeps the model's leaks where sound play does not punish them.
+    The session-31 file (no guards) reports no such score and fails here."""
+    guarded_refresh_checks(load_portfolio("default"))
 
 
 # --- through the real dealer ------------------------------------------------------------------
