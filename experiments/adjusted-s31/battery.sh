@@ -10,9 +10,10 @@
 # (the two may run side by side), each written to results/ as it ends (one already there is not
 # run again). The session-30 default's figures on the same seeds: ../end-reraise/s30/results/ (as
 # default-er95) and ../slow-play/eval/.
+# ARMS=FOLDER reads the arm from another folder and writes to its results/ (guarded-s32/battery.sh).
 # Usage: PART=a|b|c experiments/adjusted-s31/battery.sh [ARM]
 set -e
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "${ARMS:-$(dirname "$0")}" && pwd)
 tag=${1:-adj300}
 arm=$here/$tag.yaml
 out=$here/results
