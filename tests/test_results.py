@@ -181,8 +181,11 @@ def test_a_bot_log_line_reads_as_the_dealers_line_of_the_same_hand():
 def test_the_match_result_separates_thousands():
     from gambler.training.match_cli import describe
 
-    lines = describe("a", "b", Score(1008.44, 171.9, 10_000), Score(-1234.5, 1500.0, 10_000),
-                     Score(2242.94, 1499.96, 10_000), 10_000, 7, 1234.56, "fast")
+    lines = describe({"a": "a", "b": "b", "hands": 20_000, "mbb_per_hand": 1008.44,
+                      "ci95_mbb": 171.9, "mbb_per_hand_allin_adjusted": -1234.5,
+                      "ci95_mbb_allin_adjusted": 1500.0, "allin_luck_mbb_per_hand": 2242.94,
+                      "ci95_allin_luck_mbb": 1499.96, "seconds": 1234.56, "engine": "fast",
+                      "seed": 7})
     assert lines == [
         "a vs b: +1,008.4 mbb/hand ± 171.9 (95% CI) over 20,000 hands (10,000 duplicate deals, "
         "seed 7), 1,234.6 s, fast engine",

@@ -157,6 +157,46 @@ def test_match_json_is_deterministic_and_worker_independent():
     assert other["mbb_per_hand"] != first["mbb_per_hand"]
 
 
+def test_several_matches_are_the_single_matches_of_their_seeds_and_their_t_interval():
+    """`--matches 3 --seed 3` plays the matches `--seed 3`, `--seed 4` and `--seed 5` play, each
+    whole, and reports their mean with the 95% Student t interval over the three means (t at 2
+    degrees of freedom: 4.303), the hands summed and the matches A lost (all-in adjusted)."""
+    from gambler.training.evaluate import t95
+
+    several = match_json("seed", "handmade", "--hands", "600", "--seed", "3", "--matches", "3")
+    singles = [match_json("seed", "handmade", "--hands", "600", "--seed", str(seed))
+               for seed in (3, 4, 5)]
+    for one, single in zip(several["each_match"], singles):
+        assert {key: value for key, value in one.items() if key != "seconds"} == \
+            {key: value for key, value in single.items() if key != "seconds"}
+    assert (several["matches"], several["seed"], several["hands"]) == (3, 3, 1800)
+    for key, half in (("mbb_per_hand", "ci95_mbb"),
+                      ("mbb_per_hand_allin_adjusted", "ci95_mbb_allin_adjusted")):
+        means = np.array([single[key] for single in singles])
+        assert several[key] == pytest.approx(means.mean())
+        assert several[half] == pytest.approx(4.303 * means.std(ddof=1) / np.sqrt(3))
+    assert several["matches_lost"] == sum(single["mbb_per_hand_allin_adjusted"] < 0
+                                          for single in singles)
+    assert t95(2) == 4.303
+    text = cli("gambler.training.match_cli", "seed", "handmade", "--hands", "600", "--seed", "3",
+               "--matches", "3").stdout.splitlines()
+    assert [line.split(":")[0] for line in text[:3]] == ["  seed 3", "  seed 4", "  seed 5"]
+    assert text[3].startswith(f"seed vs handmade: {several['mbb_per_hand']:+,.1f} mbb/hand ± "
+                              f"{several['ci95_mbb']:,.1f} (95% t interval over the matches) "
+                              "over 3 matches of 600 hands (seeds 3-5)")
+
+
+@pytest.mark.parametrize("degrees, quantile", [(1, 12.706), (9, 2.262), (30, 2.042),
+                                               (31, 2.0395), (40, 2.0211), (60, 2.0003),
+                                               (120, 1.9799), (1000, 1.9623)])
+def test_t95_is_students_quantile(degrees, quantile):
+    """Student's t at 0.975 as the tables give it (to the table's last decimal): the table up
+    to 30 degrees of freedom, the expansion above."""
+    from gambler.training.evaluate import t95
+
+    assert t95(degrees) == pytest.approx(quantile, abs=6e-5)
+
+
 def test_match_says_it_rounded_odd_hands():
     result = cli("gambler.training.match_cli", "call", "raise", "--hands", "3", "--json")
     assert result.returncode == 0 and json.loads(result.stdout)["hands"] == 4

@@ -175,9 +175,12 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
 @click.argument("a")
 @click.argument("b")
 @click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True,
-              help="Hands to play (pairs of duplicate hands).")
+              help="Hands to play (pairs of duplicate hands); with --matches, in each match.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Which deals: the same seed deals the same cards.")
+@click.option("--matches", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Independent matches, of seeds SEED, SEED + 1, ...: the result is their "
+                   "mean with a 95% t interval over the matches.")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up hold'em).")
 @click.option("--engine", type=click.Choice(["fast", "dealer"]), default="fast",
@@ -188,66 +191,138 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
               help="A Dask scheduler to run the fast engine on (the cluster extra).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(a, b, hands, seed, game_file, engine, workers, scheduler, as_json) -> None:
+def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, as_json) -> None:
     """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI).
 
-    A and B are each {strategies}."""
-    from gambler.training.evaluate import score_pairs
+    A and B are each {strategies}.
 
+    A bot that learns within a match (a portfolio) is measured by --matches: each match
+    learns from scratch, and one match's interval, over its hands, does not say how
+    another match on other cards would go."""
     game = load_game(game_file)
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
     note_rounded_hands("gambler-match", hands)
-    started = time.perf_counter()
     from gambler.bot.portfolio import Portfolio
 
-    if engine == "fast" and not any(isinstance(strategy, Portfolio) for strategy in strategies):
+    portfolio = engine == "fast" and any(isinstance(strategy, Portfolio)
+                                         for strategy in strategies)
+    if engine == "fast" and not portfolio:
         from gambler.training.engine import encode_strategy
         for strategy in strategies:  # a switch plays the fast engine against a portfolio only
             encode_strategy(strategy)
-    model = None  # what a portfolio's model member did (the fast engine's portfolio match)
-    if engine == "fast" and any(isinstance(strategy, Portfolio) for strategy in strategies):
-        if workers > 1 or scheduler is not None:
-            click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
-                       "one thread (--workers and --scheduler do not apply)", err=True)
-        chips, deals, model = portfolio_match(*strategies, hands, seed, game)
-    elif engine == "fast":
-        chips, deals = fast_match(*strategies, hands, seed, game, workers, scheduler)
+    if portfolio and (workers > 1 or scheduler is not None):
+        click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
+                   "one thread (--workers and --scheduler do not apply)", err=True)
+    results = []
+    for match_seed in range(seed, seed + matches):
+        started = time.perf_counter()
+        model = None  # what a portfolio's model member did (the fast engine's portfolio match)
+        if portfolio:
+            chips, deals, model = portfolio_match(*strategies, hands, match_seed, game)
+        elif engine == "fast":
+            chips, deals = fast_match(*strategies, hands, match_seed, game, workers, scheduler)
+        else:
+            chips, deals = dealer_match(a, b, hands, match_seed, game, game_file, workers)
+        results.append(match_result(a, b, chips, deals, match_seed,
+                                    time.perf_counter() - started, engine, model, game))
+        if matches > 1 and not as_json:
+            click.echo(match_line(results[-1]))
+    result = results[0] if matches == 1 else summary(results)
+    if as_json:
+        click.echo(json.dumps(result))
+    elif matches == 1:
+        for line in describe(result):
+            click.echo(line)
     else:
-        chips, deals = dealer_match(a, b, hands, seed, game, game_file, workers)
-    seconds = time.perf_counter() - started
+        for line in describe_matches(result):
+            click.echo(line)
+
+
+def match_result(a: str, b: str, chips, deals: int, seed: int, seconds: float, engine: str,
+                 model: dict | None, game) -> dict:
+    """One match's result, as `--json` prints it: A's score over the pairs (`Score`s, raw and
+    all-in adjusted, and the run-outs' luck, which is zero in expectation), and what a
+    portfolio's model member did (`model_summary`), if it has one."""
+    from gambler.training.evaluate import score_pairs
+
     score = score_pairs(chips.raw, game.big_blind)
     adjusted = score_pairs(chips.adjusted, game.big_blind)
-    luck = score_pairs(chips.raw - chips.adjusted, game.big_blind)  # zero in expectation
-    if as_json:
-        click.echo(json.dumps({"a": a, "b": b, "hands": 2 * deals,
-                               "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
-                               "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
-                               "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
-                               "allin_luck_mbb_per_hand": luck.mbb_per_hand,
-                               "ci95_allin_luck_mbb": luck.ci95_mbb,
-                               "seconds": seconds, "engine": engine, "seed": seed,
-                               **({"model": model} if model is not None else {})}))
-        return
-    for line in describe(a, b, score, adjusted, luck, deals, seed, seconds, engine, model):
-        click.echo(line)
+    luck = score_pairs(chips.raw - chips.adjusted, game.big_blind)
+    return {"a": a, "b": b, "hands": 2 * deals,
+            "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
+            "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
+            "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
+            "allin_luck_mbb_per_hand": luck.mbb_per_hand, "ci95_allin_luck_mbb": luck.ci95_mbb,
+            "seconds": seconds, "engine": engine, "seed": seed,
+            **({"model": model} if model is not None else {})}
 
 
-def describe(a: str, b: str, score, adjusted, luck, deals: int, seed: int, seconds: float,
-             engine: str, model: dict | None = None) -> list[str]:
-    """The text result: A's score, then all-in adjusted with the run-outs' luck (`Score`s), then
-    what a portfolio's model member did (`model_summary`), if it has one."""
+def summary(results: list[dict]) -> dict:
+    """Several matches' results as one: each figure the mean over the matches with its 95% t
+    interval over them (`training.evaluate.score_means`; the matches are as long, so the mean
+    is the one over every hand), the hands and seconds summed, the seeds, how many matches A
+    lost (all-in adjusted result below zero) and each match's result under `each_match`."""
+    from gambler.training.evaluate import score_means
+
+    first = results[0]
+    merged = {"a": first["a"], "b": first["b"],
+              "hands": sum(result["hands"] for result in results)}
+    for key, half in (("mbb_per_hand", "ci95_mbb"),
+                      ("mbb_per_hand_allin_adjusted", "ci95_mbb_allin_adjusted"),
+                      ("allin_luck_mbb_per_hand", "ci95_allin_luck_mbb")):
+        score = score_means([result[key] for result in results])
+        merged[key], merged[half] = score.mbb_per_hand, score.ci95_mbb
+    merged.update({"seconds": sum(result["seconds"] for result in results),
+                   "engine": first["engine"], "seed": first["seed"], "matches": len(results),
+                   "matches_lost": sum(result["mbb_per_hand_allin_adjusted"] < 0
+                                       for result in results),
+                   "each_match": results})
+    return merged
+
+
+def describe(result: dict) -> list[str]:
+    """The text of one match's result (`match_result`): A's score, then all-in adjusted with the
+    run-outs' luck, then what a portfolio's model member did, if it has one."""
+    deals = result["hands"] // 2
+    model = result.get("model")
     played = [] if model is None else [
         f"  the portfolio's model played {model['hands']:,} of the {2 * deals:,} hands: "
         f"{model['big_blinds']:+,.1f} big blinds for the portfolio "
         f"({model['big_blinds_allin_adjusted']:+,.1f} all-in adjusted)"]
-    return [f"{a} vs {b}: {score.mbb_per_hand:+,.1f} mbb/hand ± {score.ci95_mbb:,.1f} (95% CI) "
-            f"over {2 * deals:,} hands ({deals:,} duplicate deals, seed {seed}), "
-            f"{seconds:,.1f} s, {engine} engine",
-            f"  all-in adjusted: {adjusted.mbb_per_hand:+,.1f} mbb/hand ± "
-            f"{adjusted.ci95_mbb:,.1f} (all-ins before the river scored by their equity; "
-            f"the run-outs' luck: {luck.mbb_per_hand:+,.1f} ± {luck.ci95_mbb:,.1f})"] + played
+    return [f"{result['a']} vs {result['b']}: {result['mbb_per_hand']:+,.1f} mbb/hand ± "
+            f"{result['ci95_mbb']:,.1f} (95% CI) over {2 * deals:,} hands ({deals:,} duplicate "
+            f"deals, seed {result['seed']}), {result['seconds']:,.1f} s, {result['engine']} "
+            "engine",
+            f"  all-in adjusted: {result['mbb_per_hand_allin_adjusted']:+,.1f} mbb/hand ± "
+            f"{result['ci95_mbb_allin_adjusted']:,.1f} (all-ins before the river scored by "
+            f"their equity; the run-outs' luck: {result['allin_luck_mbb_per_hand']:+,.1f} ± "
+            f"{result['ci95_allin_luck_mbb']:,.1f})"] + played
+
+
+def match_line(result: dict) -> str:
+    """One line for one of several matches (`match_result`), printed as it ends."""
+    model = result.get("model")
+    played = "" if model is None else (
+        f"; the model played {model['hands']:,} hands, "
+        f"{model['big_blinds_allin_adjusted']:+,.1f} big blinds all-in adjusted")
+    return (f"  seed {result['seed']}: {result['mbb_per_hand']:+,.1f} ± {result['ci95_mbb']:,.1f}"
+            f", all-in adjusted {result['mbb_per_hand_allin_adjusted']:+,.1f} ± "
+            f"{result['ci95_mbb_allin_adjusted']:,.1f} mbb/hand{played}")
+
+
+def describe_matches(result: dict) -> list[str]:
+    """The text of several matches' result (`summary`), after their lines (`match_line`)."""
+    count, last = result["matches"], result["seed"] + result["matches"] - 1
+    each = result["hands"] // count
+    return [f"{result['a']} vs {result['b']}: {result['mbb_per_hand']:+,.1f} mbb/hand ± "
+            f"{result['ci95_mbb']:,.1f} (95% t interval over the matches) over {count} "
+            f"matches of {each:,} hands (seeds {result['seed']}-{last}), "
+            f"{result['seconds']:,.1f} s, {result['engine']} engine",
+            f"  all-in adjusted: {result['mbb_per_hand_allin_adjusted']:+,.1f} mbb/hand ± "
+            f"{result['ci95_mbb_allin_adjusted']:,.1f}; A lost {result['matches_lost']} of the "
+            f"{count} matches (all-in adjusted)"]
 
 
 def main(argv=None) -> None:
