@@ -203,12 +203,13 @@ def test_gambler_lbr_names_a_portfolio_and_says_lbr_is_told_the_member(tmp_path,
 
 def test_the_interval_against_a_learning_bot_is_over_its_matches():
     """Three matches of 2 deals with means 1, 2 and 6 big blinds a hand (per pair: 2, 4, 12 big
-    blinds): the mean over every pair, the spread of the three match means."""
-    from gambler.training.evaluate import Z95, score_matches
+    blinds): the mean over every pair, the spread of the three match means, times Student's t at
+    2 degrees of freedom (4.303, not the normal 1.96: three numbers say little of their spread)."""
+    from gambler.training.evaluate import score_matches
 
     pairs = np.array([100, 300, 400, 400, 1000, 1400])
     score = score_matches(pairs, 100, 2)
     assert score.mbb_per_hand == pytest.approx(1000 * pairs.mean() / 2 / 100)
     means = np.array([1000.0, 2000.0, 6000.0])
-    assert score.ci95_mbb == pytest.approx(Z95 * means.std(ddof=1) / np.sqrt(3))
+    assert score.ci95_mbb == pytest.approx(4.303 * means.std(ddof=1) / np.sqrt(3))
     assert score.deals == 6

@@ -81,13 +81,16 @@ def score_matches(pair_chips: np.ndarray, big_blind: int, match_deals: int) -> S
     """The `Score` of per-pair chip totals played as consecutive matches of `match_deals` deals
     against a bot that learns within a match (a portfolio): the mean over every pair, the 95%
     interval over the matches (each match's mean one number; the hands of a match are not
-    independent when the bot learns from them)."""
+    independent when the bot learns from them), Student's t at len(matches) - 1 degrees of
+    freedom (`t95`; before session 33, 1.96: for the 7 matches of 20,000 hands, 20% narrower)."""
     pairs = pair_chips.astype(np.float64)
     scale = 1000.0 / big_blind / 2
     means = np.array([pairs[start:start + match_deals].mean() * scale
                       for start in range(0, len(pairs), match_deals)])
-    spread = float(means.std(ddof=1)) / math.sqrt(len(means)) if len(means) > 1 else math.inf
-    return Score(float(pairs.mean() * scale) if len(pairs) else 0.0, Z95 * spread, len(pairs))
+    if len(means) < 2:
+        return Score(float(pairs.mean() * scale) if len(pairs) else 0.0, math.inf, len(pairs))
+    spread = float(means.std(ddof=1)) / math.sqrt(len(means))
+    return Score(float(pairs.mean() * scale), t95(len(means) - 1) * spread, len(pairs))
 
 
 def score_means(means) -> Score:
