@@ -84,6 +84,8 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       allowance: 0       # big blinds it may lose beyond what the bot has won (default 0)
       budget: match      # whose chips the bar counts: the match's or the model's (below)
       account: raw       # how it counts a hand: its chips, or all-in adjusted (below)
+      counted_loss: 0    # the most one hand counts against that account, in big blinds
+                         # (default 0: all of it; below)
       lead: 1            # its first weight, as a multiple of the best member's (default 1;
                          # any number above 0: below 1 the counter starts behind the member)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
@@ -160,6 +162,14 @@ opponent that answers the counter at once (a best response), the stacks it wins 
 the best hand, and both accounts fall alike. The bound is then on the adjusted account: the
 realised chips may fall further behind by the run-outs' luck, which is zero in expectation.
 
+**A hand's loss counted up to a limit** (`counted_loss: C`, big blinds; default 0, no limit).
+The account counts each hand at no less than -C: a hand that loses more (a stack lost with a
+strong hand to a stronger one, which neither account can tell from a mistake) counts as -C. A
+fresh counter then survives one such hand before its own hands have won a stack's cushion,
+where one lost stack would take it below the bar. The bound moves with it: the account, not the
+chips, stays above the bar, and the chips may fall behind it by up to a stack less C on each
+hand counted at -C.
+
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
@@ -219,6 +229,7 @@ class Model:
     prior: int = PRIOR  # the fit's pseudo-counts toward a sound defence
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
     account: str = "raw"  # how the bar counts a hand: its chips, or all-in adjusted
+    counted_loss: int = 0  # big blinds: a hand counts at no less than minus this (0: in full)
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
     start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
     margin: int = 0  # mbb/hand another start must win beyond the first (`training.counter`)
@@ -231,6 +242,19 @@ class Model:
         allowance."""
         return stack - self.allowance * big_blind
 
+    def counted(self, chips: float, big_blind: int) -> float:
+        """What a hand of `chips` adds to the account: the chips, but no less than -counted_loss
+        big blinds (module docstring, "A hand's loss counted up to a limit").
+
+        >>> Model(counted_loss=100).counted(-20000, 100), Model().counted(-20000, 100)
+        (-10000, -20000)
+        """
+        return max(chips, -self.counted_loss * big_blind) if self.counted_loss else chips
+
+    def counted_floor(self, big_blind: int) -> float:
+        """The least a hand adds to the account, in chips (-inf: no limit), for the engine."""
+        return float(-self.counted_loss * big_blind) if self.counted_loss else -math.inf
+
     def budget_phrase(self) -> str:
         """The budget in words (`Portfolio.describe`).
 
@@ -241,6 +265,8 @@ class Model:
         """
         account = "the match" if self.budget == "match" else "its own hands"
         counted = ", all-in adjusted" if self.account == "adjusted" else ""
+        if self.counted_loss:
+            counted += f", a hand's loss counted up to {self.counted_loss:,} big blinds"
         if self.allowance == 0:
             return f"{account} {'is' if self.budget == 'match' else 'are'} a stack ahead{counted}"
         return f"{account} stand{'s' if self.budget == 'match' else ''} at a stack less " \
@@ -593,7 +619,7 @@ def _parse_model(value, where: str) -> Model:
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
         smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
-                                "prior", "margin") else 1
+                                "prior", "margin", "counted_loss") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given
@@ -836,6 +862,8 @@ class PortfolioStrategy:
         model = self.portfolio.model
         adjusted = model is not None and model.account == "adjusted"
         chips = value if adjusted else state.payoffs()[state.position]
+        if model is not None:
+            chips = model.counted(chips, self.big_blind)
         self.balance += chips
         if self.chosen == self.portfolio.model_slot:
             self.model_balance += chips

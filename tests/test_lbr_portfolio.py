@@ -180,6 +180,33 @@ def test_an_adjusted_account_charges_the_counters_all_ins_their_equity():
     assert played["raw"] > 10 * played["adjusted"] > 0
 
 
+def test_a_counted_loss_floors_each_hand_of_the_account_met_by_lbr():
+    """`counted_loss: 20` on the adjusted account above: each of the all-in counter's hands
+    counts at no less than -20 big blinds, and the model is drawn exactly while the floored sum
+    of its own hands so far stands at the bar; LBR's called all-ins cost it 20 each in the
+    account, so it plays far longer than the account in full lets it (dropping the floor in
+    the LBR loop fails this)."""
+    played = {}
+    for cap in (0, 20):
+        bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
+                                      "population: 2, seed: 5, allowance: 300, budget: model, "
+                                      f"account: adjusted, counted_loss: {cap}}}\n")
+        match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43,
+                               ACTIONS, refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+        mine = match.chosen == 1
+        ours = np.array([-match.adjusted[h // 2, 1 - h % 2] for h in range(2 * DEALS)])
+        if cap:
+            ours = np.maximum(ours, -cap * GAME.big_blind)
+        before = np.concatenate([[0.0], np.cumsum(np.where(mine, ours, 0.0))[:-1]])
+        risk = min(GAME.stacks) - 300 * GAME.big_blind
+        installed = np.arange(2 * DEALS) >= 40
+        assert (before[mine] >= risk).all()
+        below = np.flatnonzero(installed & (before < risk))
+        assert below.size == 0 or not mine[below[0]:].any()
+        played[cap] = int(mine.sum())
+    assert played[20] > 2 * played[0] > 0
+
+
 def test_gambler_lbr_names_a_portfolio_and_says_lbr_is_told_the_member(tmp_path, capsys):
     from gambler.training.lbr_cli import main
 

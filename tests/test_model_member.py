@@ -157,7 +157,8 @@ def test_without_a_refresher_the_bot_layer_says_where_the_counter_comes_from(tmp
     ("call", 0, True, ""), ("sizer", 1, False, ""), ("prober", 0, True, ""),
     ("call", 1, True, "window: 50"), ("sizer", 0, True, "calibrate: 2"),
     ("call", 0, True, "lead: 4"), ("sizer", 1, True, "allowance: 250, budget: model"),
-    ("allin", 0, True, "allowance: 300, budget: model, account: adjusted")])
+    ("allin", 0, True, "allowance: 300, budget: model, account: adjusted"),
+    ("allin", 1, True, "allowance: 300, budget: model, account: adjusted, counted_loss: 40")])
 def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, opponent, seat,
                                                                         duplicate, extra):
     """Counters at hands 60, 120, ... fitted on the hands before 40, 100, ... (with a window of
@@ -177,6 +178,9 @@ def test_the_engine_plays_the_model_member_hand_for_hand_as_the_tcp_bot(deals, o
     assert match.weights.tolist() == bot.rule.weights
     assert bot.refreshes == 4 if duplicate else 2
     each = match.adjusted if chosen.model.account == "adjusted" else match.chips
+    if chosen.model.counted_loss:  # each hand counted at no less than -counted_loss
+        assert (each < -chosen.model.counted_loss * NL.big_blind).any()
+        each = np.maximum(each, -chosen.model.counted_loss * NL.big_blind)
     assert bot.balance == pytest.approx(each.sum(), abs=1e-6)
     if chosen.model.account == "adjusted":  # all-ins that the two accounts count otherwise
         assert (match.adjusted != match.chips).any()
@@ -365,6 +369,39 @@ def test_the_models_own_account_bounds_what_its_hands_lose_and_no_more():
     assert match.chosen.tolist() == [row[1] for row in bot.history]
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
     assert bot.model_balance == match.chips[model].sum()
+
+
+@pytest.mark.parametrize("every", [40, 400])
+def test_a_counted_loss_counts_each_lost_stack_as_the_limit(every):
+    """`counted_loss: 50` on the model's own raw account, allowance 300: the rigged counter
+    moves all in every hand against a calling station, so each of its hands is a stack won or
+    lost, and each lost stack counts -50 big blinds. The model plays a hand exactly while the
+    floored sum of its own hands so far stands at the bar (a stack less 300 big blinds); in
+    full, the same hands' account falls below the bar where the floored one does not, so the
+    model plays hands that the account in full would have refused (dropping the floor in the
+    engine, before a part or within it, fails this: with counters every 40 hands the account
+    is summed afresh before each part, with one at hand 400 it is kept within one part). The
+    TCP bot refuses and plays the same hands, and its own account is the floored sum."""
+    chosen, deal_set, match = all_in_counter_against_a_station(
+        f"{{every: {every}, lag: 10, allowance: 300, budget: model, counted_loss: 50}}")
+    bar = STACK - 300 * NL.big_blind
+    model = match.chosen == 2
+    installed = np.arange(model.size) >= every
+
+    def before(values):
+        return np.concatenate([[0.0], np.cumsum(np.where(model, values, 0.0))[:-1]])
+
+    floored = np.maximum(match.chips, -50 * NL.big_blind)
+    counted, whole = before(floored), before(match.chips)
+    assert ((match.probabilities[:, 2] > 0) == (installed & (counted >= bar))).all()
+    assert (match.chips[model] == -STACK).sum() >= 3  # stacks lost, each counted -50
+    # the floor decided: hands the model played that the account in full would have refused
+    assert (model & (whole < bar)).sum() > 10
+    bot, _ = tcp_match(chosen, "call", deal_set, 0, 5, True, refresher=rigged("allin"))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert bot.model_balance == floored[model].sum()
+    assert "a hand's loss counted up to 50 big blinds" in chosen.describe(STACK / NL.big_blind)
 
 
 def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():

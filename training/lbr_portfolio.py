@@ -198,7 +198,8 @@ def play_lbr_match(portfolio, game, deals: LbrDeals, first: int, count: int, see
         else:
             rule.update(reward, agreed, probabilities)
         if not own_account or pick == model_slot:
-            account += -sign * allin if adjusted_account else ours_raw
+            account += model.counted(-sign * allin if adjusted_account else ours_raw,
+                                     game.big_blind) if model is not None else ours_raw
     return PortfolioLbrMatch(chips, adjusted, lines, chosen,
                              int((chosen == model_slot).sum()) if model is not None else 0)
 

@@ -159,14 +159,15 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                     adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
-                     probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
-                     holdings):
+                     adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
+                     chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
+                     preflop_v, holdings):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
     `bot.portfolio`, "The model's own account"; with `adjusted_account`, each of them all-in
-    adjusted: "An account without the run-outs' luck"); the first time it can be, it is
+    adjusted: "An account without the run-outs' luck"; each hand counted at no less than
+    `counted_floor` chips: "A hand's loss counted up to a limit"); the first time it can be, it is
     levelled (its weight `lead` times the best member's; `levelled[0]` then True). With
     `reveal_folds` the estimates are the folds estimator's (`bot.portfolio.revealed_estimates`),
     else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
@@ -208,7 +209,7 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     account = 0.0  # the chips the budget counts: the match's, or the model's own hands'
     for h in range(start):
         if not own_account or chosen[h] == model_slot:
-            account += adjusted[h] if adjusted_account else chips[h]
+            account += max(adjusted[h] if adjusted_account else chips[h], counted_floor)
     for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
@@ -290,22 +291,22 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             estimates[h, k] = estimate[k]
         exp3_weights(weights, estimate, learning_rate, tracking, work)
         if not own_account or pick == model_slot:
-            account += adjusted[h] if adjusted_account else chips[h]
+            account += max(adjusted[h] if adjusted_account else chips[h], counted_floor)
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                   big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                  adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
-                  probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
-                  holdings):
+                  adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
+                  chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
+                  preflop_v, holdings):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                     adjusted_account, lead, levelled, start, stop, chips, adjusted, chosen,
-                     probabilities, agreed, gains, weights, traces, estimates, tables, preflop_v,
-                     holdings)
+                     adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
+                     chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
+                     preflop_v, holdings)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -437,6 +438,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       float(model.threshold(stack, big_blind) if model is not None else stack),
                       model is not None and model.budget == "model",
                       model is not None and model.account == "adjusted",
+                      model.counted_floor(big_blind) if model is not None else -np.inf,
                       float(model.lead if model is not None else 1), levelled, begin, end,
                       *match, tables, preflop_v, holdings)
     if keep and not traces:
