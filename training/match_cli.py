@@ -179,8 +179,8 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Which deals: the same seed deals the same cards.")
 @click.option("--matches", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Independent matches, of seeds SEED, SEED + 1, ...: the result is their "
-                   "mean with a 95% t interval over the matches.")
+              help="Independent matches, of seeds SEED, SEED + 1, ... (dealer: SEED, SEED + "
+                   "WORKERS, ...): the result is their mean with a 95% t interval over them.")
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (heads-up hold'em).")
 @click.option("--engine", type=click.Choice(["fast", "dealer"]), default="fast",
@@ -216,7 +216,9 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
         click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
                    "one thread (--workers and --scheduler do not apply)", err=True)
     results = []
-    for match_seed in range(seed, seed + matches):
+    # a dealer match with W workers is W matches of seeds S .. S + W - 1: the next starts at S + W
+    step = workers if engine == "dealer" else 1
+    for match_seed in range(seed, seed + matches * step, step):
         started = time.perf_counter()
         model = None  # what a portfolio's model member did (the fast engine's portfolio match)
         if portfolio:
@@ -314,7 +316,7 @@ def match_line(result: dict) -> str:
 
 def describe_matches(result: dict) -> list[str]:
     """The text of several matches' result (`summary`), after their lines (`match_line`)."""
-    count, last = result["matches"], result["seed"] + result["matches"] - 1
+    count, last = result["matches"], result["each_match"][-1]["seed"]
     each = result["hands"] // count
     return [f"{result['a']} vs {result['b']}: {result['mbb_per_hand']:+,.1f} mbb/hand ± "
             f"{result['ci95_mbb']:,.1f} (95% t interval over the matches) over {count} "
