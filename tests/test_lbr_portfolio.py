@@ -154,57 +154,44 @@ def test_the_model_is_fitted_to_lbr_and_its_counter_is_met_by_lbr_told_so(budget
         assert (before[40:] < risk).all() and model_hands.size == 0
 
 
+def allin_counter_met_by_lbr(account: str, counted_loss: int = 0) -> int:
+    """A model whose counter moves all in every hand, met by LBR (which calls it with the better
+    hand), with its own account (`account`, an allowance of 300 big blinds, `counted_loss`):
+    checks that the model is drawn only while its own hands so far, counted that way (each at
+    no less than -counted_loss big blinds), stand at the bar, and once below it never again;
+    returns the hands it played."""
+    bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
+                                  "population: 2, seed: 5, allowance: 300, budget: model, "
+                                  f"account: {account}, counted_loss: {counted_loss}}}\n")
+    match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43, ACTIONS,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    mine = match.chosen == 1
+    values = match.adjusted if account == "adjusted" else match.chips
+    ours = np.array([-values[h // 2, 1 - h % 2] for h in range(2 * DEALS)], dtype=np.float64)
+    if counted_loss:
+        ours = np.maximum(ours, -counted_loss * GAME.big_blind)
+    before = np.concatenate([[0.0], np.cumsum(np.where(mine, ours, 0.0))[:-1]])
+    risk = min(GAME.stacks) - 300 * GAME.big_blind
+    assert (before[mine] >= risk).all()
+    below = np.flatnonzero(before < risk)
+    assert below.size == 0 or not mine[below[0]:].any()
+    return int(mine.sum())
+
+
 def test_an_adjusted_account_charges_the_counters_all_ins_their_equity():
-    """`account: adjusted` against `raw`: a counter that moves all in every hand, met by LBR,
-    which calls it with the better hand. Each run draws the model only while its own hands so
-    far, counted its way, stand at the bar (a stack less 300 big blinds), and once below it
-    never again. On these deals the counter wins its run-outs more often than its equity says:
-    counted raw it stays above the bar and plays 56 hands; all-in adjusted it falls below
-    after a few and stops (counting raw chips in the adjusted run fails this)."""
-    played = {}
-    for account in ("raw", "adjusted"):
-        bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
-                                      "population: 2, seed: 5, allowance: 300, budget: model, "
-                                      f"account: {account}}}\n")
-        match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43,
-                               ACTIONS, refresh=lambda *_: Counter("allin", 0.0, {}, 0))
-        mine = match.chosen == 1
-        values = match.adjusted if account == "adjusted" else match.chips
-        ours = np.array([-values[h // 2, 1 - h % 2] for h in range(2 * DEALS)])
-        before = np.concatenate([[0.0], np.cumsum(np.where(mine, ours, 0.0))[:-1]])
-        risk = min(GAME.stacks) - 300 * GAME.big_blind
-        assert (before[mine] >= risk).all()
-        below = np.flatnonzero(before < risk)
-        assert below.size == 0 or not mine[below[0]:].any()
-        played[account] = int(mine.sum())
-    assert played["raw"] > 10 * played["adjusted"] > 0
+    """`account: adjusted` against `raw` (`allin_counter_met_by_lbr`). On these deals the
+    counter wins its run-outs more often than its equity says: counted raw it stays above the
+    bar and plays 56 hands; all-in adjusted it falls below after a few and stops (counting raw
+    chips in the adjusted run fails this)."""
+    assert allin_counter_met_by_lbr("raw") > 10 * allin_counter_met_by_lbr("adjusted") > 0
 
 
 def test_a_counted_loss_floors_each_hand_of_the_account_met_by_lbr():
     """`counted_loss: 20` on the adjusted account above: each of the all-in counter's hands
     counts at no less than -20 big blinds, and the model is drawn exactly while the floored sum
-    of its own hands so far stands at the bar; LBR's called all-ins cost it 20 each in the
-    account, so it plays far longer than the account in full lets it (dropping the floor in
-    the LBR loop fails this)."""
-    played = {}
-    for cap in (0, 20):
-        bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
-                                      "population: 2, seed: 5, allowance: 300, budget: model, "
-                                      f"account: adjusted, counted_loss: {cap}}}\n")
-        match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43,
-                               ACTIONS, refresh=lambda *_: Counter("allin", 0.0, {}, 0))
-        mine = match.chosen == 1
-        ours = np.array([-match.adjusted[h // 2, 1 - h % 2] for h in range(2 * DEALS)])
-        if cap:
-            ours = np.maximum(ours, -cap * GAME.big_blind)
-        before = np.concatenate([[0.0], np.cumsum(np.where(mine, ours, 0.0))[:-1]])
-        risk = min(GAME.stacks) - 300 * GAME.big_blind
-        installed = np.arange(2 * DEALS) >= 40
-        assert (before[mine] >= risk).all()
-        below = np.flatnonzero(installed & (before < risk))
-        assert below.size == 0 or not mine[below[0]:].any()
-        played[cap] = int(mine.sum())
-    assert played[20] > 2 * played[0] > 0
+    stands at the bar; LBR's called all-ins cost it 20 each in the account, so it plays far
+    longer than the account in full lets it (dropping the floor in the LBR loop fails this)."""
+    assert allin_counter_met_by_lbr("adjusted", 20) > 2 * allin_counter_met_by_lbr("adjusted") > 0
 
 
 def test_gambler_lbr_names_a_portfolio_and_says_lbr_is_told_the_member(tmp_path, capsys):

@@ -602,11 +602,12 @@ def test_the_search_scores_a_portfolio_of_one_member_as_that_member():
     assert (raw == expected_raw).all()
     np.testing.assert_allclose(adjusted, expected_adjusted, rtol=0, atol=1e-6)
     assert (raw != 0).any(axis=1).all()
-    # the interval is over matches: two here (1,500 deals and 100)
+    # the interval is over matches: two here (1,500 deals and 100), Student's t at 1 degree
+    # of freedom
     score = scored.score(adjusted[0], NL.big_blind)
     halves = [adjusted[0][:1500].mean(), adjusted[0][1500:].mean()]
     assert score.mbb_per_hand == pytest.approx(adjusted[0].mean() * 5)
-    assert score.ci95_mbb == pytest.approx(1.959964 * np.std(halves, ddof=1) * 5 / np.sqrt(2),
+    assert score.ci95_mbb == pytest.approx(12.706 * np.std(halves, ddof=1) * 5 / np.sqrt(2),
                                            rel=1e-6)
 
 
