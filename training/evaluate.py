@@ -37,13 +37,13 @@ def t95(degrees: int) -> float:
     """Student's t quantile at 0.975 for `degrees` degrees of freedom: the half-width of a 95%
     interval on a mean of degrees + 1 numbers is t95(degrees) x their sd / sqrt(count). Up to 30
     from the table; above, the Cornish-Fisher expansion in 1 / degrees about Z95 (its error
-    under 1e-4 there).
+    under 1e-4 there). Below one degree of freedom there is no interval (inf).
 
-    >>> t95(9), round(t95(60), 3), round(t95(1_000_000), 4)
-    (2.262, 2.0, 1.96)
+    >>> t95(9), round(t95(60), 3), round(t95(1_000_000), 4), t95(0)
+    (2.262, 2.0, 1.96, inf)
     """
-    if degrees < 1:
-        raise ValueError(f"t95: {degrees} degrees of freedom (at least 1)")
+    if degrees < 1:  # one number or none: no interval
+        return math.inf
     if degrees <= len(_T975):
         return _T975[degrees - 1]
     z, n = Z95, float(degrees)
