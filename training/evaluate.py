@@ -87,10 +87,8 @@ def score_matches(pair_chips: np.ndarray, big_blind: int, match_deals: int) -> S
     scale = 1000.0 / big_blind / 2
     means = np.array([pairs[start:start + match_deals].mean() * scale
                       for start in range(0, len(pairs), match_deals)])
-    if len(means) < 2:
-        return Score(float(pairs.mean() * scale) if len(pairs) else 0.0, math.inf, len(pairs))
-    spread = float(means.std(ddof=1)) / math.sqrt(len(means))
-    return Score(float(pairs.mean() * scale), t95(len(means) - 1) * spread, len(pairs))
+    mean = float(pairs.mean() * scale) if len(pairs) else 0.0
+    return Score(mean, score_means(means).ci95_mbb, len(pairs))
 
 
 def score_means(means) -> Score:
