@@ -3,12 +3,17 @@ default of session 32 (measured as ../guarded-s32/g50.yaml), seed by seed on the
 pooled over the held-out seeds both have (not 21, the choice seed) and paired (`print_pairs` in
 ../end-reraise/s30/compare.py), as the cards fell and all-in adjusted. Both play the same member
 with the same draws; only the model's account differs (each hand counted at no less than -C big
-blinds, or as it fell).
+blinds, or as it fell). The pooled rows' intervals root-sum the seeds' own, which were 1.96
+standard errors over a seed's matches until session 33 and Student t ones since (wider by a
+quarter at 7 matches); the last rows put each arm on one footing: the mean of the seeds' means
+with a t interval over the seeds.
 
     python experiments/matches-s33/compare.py [ARM]
 """
 
 import json
+import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -17,6 +22,7 @@ BEFORE = HERE.parent / "guarded-s32" / "results"
 sys.path.insert(0, str(HERE.parent / "end-reraise" / "s30"))
 
 from compare import print_pairs  # noqa: E402  (experiments/end-reraise/s30/compare.py)
+from gambler.training.evaluate import t95  # noqa: E402
 
 
 def main(arm: str = "counted50") -> None:
@@ -27,6 +33,17 @@ def main(arm: str = "counted50") -> None:
         if old.exists() and new.exists():
             rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
     print_pairs(rows, "`default` (session 32)", arm, paired=True)
+    print()
+    print("| over the seeds' means (t interval) | `default` (session 32) | `" + arm + "` |")
+    print("|---|---|---|")
+    for key, words in (("mbb_per_hand", "as the cards fell"),
+                       ("mbb_per_hand_allin_adjusted", "all-in adjusted")):
+        cells = []
+        for index in (1, 2):
+            means = [row[index][key] for row in rows]
+            half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
+            cells.append(f"{statistics.fmean(means):+,.0f} ± {half:,.0f}")
+        print(f"| {len(rows)} seeds, {words} | {cells[0]} | {cells[1]} |")
 
 
 if __name__ == "__main__":
