@@ -438,16 +438,17 @@ def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():
 
 
 def test_the_shipped_default_charges_its_counters_by_equity_and_stops_them_100_big_blinds_down():
-    """The shipped `default` (session 31): its model's own hands are counted all-in adjusted
-    with an allowance of 300 big blinds, so a counter plays while the adjusted sum of its hands
-    stands at -100 big blinds (a stack less 300) or better, and they never end below -300. The
-    rigged counter moves all in every hand against a calling station from hand 500 on (900
-    hands of deal seed 34). Both halves of the rule decide hands here: the raw account (the
-    default of sessions 22-30 counted raw chips with an allowance of 400, a bar of -200) would
-    have played or refused other hands, and so would the adjusted account with that bar."""
+    """The shipped `default` (sessions 31 and 34): its model's own hands are counted all-in
+    adjusted, each at no less than -50 big blinds (`counted_loss: 50`), with an allowance of 300
+    big blinds, so a counter plays while that count of its hands stands at -100 big blinds (a
+    stack less 300) or better, and the count never ends below -150. The rigged counter moves
+    all in every hand against `seed` from hand 500 on (900 hands of deal seed 34), which calls
+    it with its strong hands. Each part of the rule decides hands here: the adjusted account
+    counted in full (session 31's default), and the raw one with an allowance of 400 (sessions
+    22-30), would have played or refused other hands."""
     chosen = load_portfolio("default")
     deal_set = compute_deal_set(seed=34, first_deal=0, count=450)
-    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("call"), deal_set, 5,
+    match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("seed"), deal_set, 5,
                            NL.big_blind, STACK, game=NL,
                            refresh=lambda *_: Counter("allin", 0.0, {}, 0))
     slot = chosen.model_slot
@@ -457,13 +458,38 @@ def test_the_shipped_default_charges_its_counters_by_equity_and_stops_them_100_b
     def before(values):
         return np.concatenate([[0.0], np.cumsum(np.where(model, values, 0.0))[:-1]])
 
-    adjusted, raw = before(match.adjusted), before(match.chips)
+    counted = np.maximum(match.adjusted, -50 * NL.big_blind)
+    account, in_full, raw = before(counted), before(match.adjusted), before(match.chips)
     plays = match.probabilities[:, slot] > 0
-    assert (plays == (installed & (adjusted >= -100 * NL.big_blind))).all()
-    assert (adjusted[model] + match.adjusted[model] >= -300 * NL.big_blind).all()
+    assert (plays == (installed & (account >= -100 * NL.big_blind))).all()
+    assert (account[model] + counted[model] >= -150 * NL.big_blind).all()
     assert model.sum() > 20 and (installed & ~plays).sum() > 100
+    assert (match.adjusted[model] < -50 * NL.big_blind).sum() >= 2
+    assert (plays != (installed & (in_full >= -100 * NL.big_blind))).any()
     assert (plays != (installed & (raw >= -200 * NL.big_blind))).any()
-    assert (plays != (installed & (adjusted >= -200 * NL.big_blind))).any()
+
+
+def test_the_shipped_default_floor_keeps_an_even_all_in_counter_playing():
+    """What the floor costs: a counter whose big pots lose on average looks better to a floored
+    account. The rigged counter moves all in every hand against a calling station (about even:
+    each all-in charged its equity, from -200 to +200 big blinds); counted at no less than -50
+    big blinds a hand it is never shut out over hands 500-899 of deal seed 34, where the same
+    portfolio counting each hand in full shuts it out for most of them."""
+    from dataclasses import replace
+
+    chosen = load_portfolio("default")
+    deal_set = compute_deal_set(seed=34, first_deal=0, count=450)
+
+    def shut_out(portfolio):
+        match = play_portfolio(encode_rules(NL), portfolio, resolve_strategy("call"), deal_set, 5,
+                               NL.big_blind, STACK, game=NL,
+                               refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+        installed = np.arange(match.chosen.size) >= portfolio.model.every
+        return (installed & (match.probabilities[:, portfolio.model_slot] == 0)).sum()
+
+    assert chosen.model.counted_loss == 50
+    assert shut_out(chosen) == 0
+    assert shut_out(replace(chosen, model=replace(chosen.model, counted_loss=0))) > 200
 
 
 def test_the_shipped_default_scores_each_counter_half_against_default_v2():
