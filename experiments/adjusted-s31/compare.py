@@ -8,7 +8,6 @@ only the model's account and allowance differ.
     python experiments/adjusted-s31/compare.py [ARM]
 """
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,16 +15,12 @@ HERE = Path(__file__).resolve().parent
 BEFORE = HERE.parent / "end-reraise" / "s30" / "results"
 sys.path.insert(0, str(BEFORE.parent))
 
-from compare import print_pairs  # noqa: E402  (experiments/end-reraise/s30/compare.py)
+from compare import print_pairs, seed_rows  # noqa: E402  (experiments/end-reraise/s30/compare.py)
 
 
 def main(arm: str = "adj300") -> None:
-    rows = []
-    for seed in range(18, 40):
-        old = BEFORE / f"lbr{seed}-default-er95-FCMQT.json"
-        new = HERE / "results" / f"lbr{seed}-{arm}-FCMQT.json"
-        if old.exists() and new.exists():
-            rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
+    rows = seed_rows(str(BEFORE / "lbr{seed}-default-er95-FCMQT.json"),
+                     str(HERE / "results" / f"lbr{{seed}}-{arm}-FCMQT.json"), range(18, 40))
     print_pairs(rows, "`default` (session 30)", arm, paired=True)
 
 

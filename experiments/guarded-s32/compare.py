@@ -7,7 +7,6 @@ counters differ (guarded or not).
     python experiments/guarded-s32/compare.py [ARM]
 """
 
-import json
 import sys
 from pathlib import Path
 
@@ -15,16 +14,12 @@ HERE = Path(__file__).resolve().parent
 BEFORE = HERE.parent / "adjusted-s31" / "results"
 sys.path.insert(0, str(HERE.parent / "end-reraise" / "s30"))
 
-from compare import print_pairs  # noqa: E402  (experiments/end-reraise/s30/compare.py)
+from compare import print_pairs, seed_rows  # noqa: E402  (experiments/end-reraise/s30/compare.py)
 
 
 def main(arm: str = "g50") -> None:
-    rows = []
-    for seed in (18, 19, *range(22, 40)):
-        old = BEFORE / f"lbr{seed}-adj300-FCMQT.json"
-        new = HERE / "results" / f"lbr{seed}-{arm}-FCMQT.json"
-        if old.exists() and new.exists():
-            rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
+    rows = seed_rows(str(BEFORE / "lbr{seed}-adj300-FCMQT.json"),
+                     str(HERE / "results" / f"lbr{{seed}}-{arm}-FCMQT.json"), (18, 19, *range(22, 40)))
     print_pairs(rows, "`default` (session 31)", arm, paired=True)
 
 

@@ -11,7 +11,6 @@ with a t interval over the seeds.
     python experiments/matches-s33/compare.py [ARM]
 """
 
-import json
 import math
 import statistics
 import sys
@@ -21,17 +20,13 @@ HERE = Path(__file__).resolve().parent
 BEFORE = HERE.parent / "guarded-s32" / "results"
 sys.path.insert(0, str(HERE.parent / "end-reraise" / "s30"))
 
-from compare import print_pairs  # noqa: E402  (experiments/end-reraise/s30/compare.py)
+from compare import print_pairs, seed_rows  # noqa: E402  (experiments/end-reraise/s30/compare.py)
 from gambler.training.evaluate import t95  # noqa: E402
 
 
 def main(arm: str = "counted50") -> None:
-    rows = []
-    for seed in (18, 19, *range(22, 40)):
-        old = BEFORE / f"lbr{seed}-g50-FCMQT.json"
-        new = HERE / "results" / f"lbr{seed}-{arm}-FCMQT.json"
-        if old.exists() and new.exists():
-            rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
+    rows = seed_rows(str(BEFORE / "lbr{seed}-g50-FCMQT.json"),
+                     str(HERE / "results" / f"lbr{{seed}}-{arm}-FCMQT.json"), (18, 19, *range(22, 40)))
     print_pairs(rows, "`default` (session 32)", arm, paired=True)
     print()
     print("| over the seeds' means (t interval) | `default` (session 32) | `" + arm + "` |")

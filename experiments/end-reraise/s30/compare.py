@@ -22,6 +22,17 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120}
 
 
+def seed_rows(before: str, after: str, seeds) -> list:
+    """(seed, before's LBR result, after's) for each of `seeds` whose two files exist: `before`
+    and `after` are paths with `{seed}` in them."""
+    rows = []
+    for seed in seeds:
+        old, new = Path(before.format(seed=seed)), Path(after.format(seed=seed))
+        if old.exists() and new.exists():
+            rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
+    return rows
+
+
 def print_pairs(rows, before: str, arm: str, paired: bool = False) -> None:
     """A markdown table of (seed, before's LBR result, arm's) rows: each seed, then the pooled
     figures as the cards fell and all-in adjusted; with `paired`, also the mean paired difference
