@@ -11,8 +11,6 @@ with a t interval over the seeds.
     python experiments/matches-s33/compare.py [ARM]
 """
 
-import math
-import statistics
 import sys
 from pathlib import Path
 
@@ -21,7 +19,7 @@ BEFORE = HERE.parent / "guarded-s32" / "results"
 sys.path.insert(0, str(HERE.parent / "end-reraise" / "s30"))
 
 from compare import print_pairs, seed_rows  # noqa: E402  (experiments/end-reraise/s30/compare.py)
-from gambler.training.evaluate import t95  # noqa: E402
+from gambler.training.evaluate import score_means  # noqa: E402
 
 
 def main(arm: str = "counted50") -> None:
@@ -33,11 +31,8 @@ def main(arm: str = "counted50") -> None:
     print("|---|---|---|")
     for key, words in (("mbb_per_hand", "as the cards fell"),
                        ("mbb_per_hand_allin_adjusted", "all-in adjusted")):
-        cells = []
-        for index in (1, 2):
-            means = [row[index][key] for row in rows]
-            half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
-            cells.append(f"{statistics.fmean(means):+,.0f} ± {half:,.0f}")
+        scores = [score_means([row[index][key] for row in rows]) for index in (1, 2)]
+        cells = [f"{score.mbb_per_hand:+,.0f} ± {score.ci95_mbb:,.0f}" for score in scores]
         print(f"| {len(rows)} seeds, {words} | {cells[0]} | {cells[1]} |")
 
 

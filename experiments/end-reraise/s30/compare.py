@@ -15,11 +15,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fresh-s28"))
 
 from pooled import FILES, ROOT  # noqa: E402  (experiments/fresh-s28/pooled.py)
+from gambler.training.evaluate import t95  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "results"
 PAIRS = {"default": "default-er95", "default-static": "static-s26-er95"}
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120}
 
 
 def seed_rows(before: str, after: str, seeds) -> list:
@@ -55,7 +54,7 @@ def print_pairs(rows, before: str, arm: str, paired: bool = False) -> None:
         difference = f"{pooled[1][0] - pooled[0][0]:+,.0f}"
         if paired:
             differences = [row[2][key] - row[1][key] for row in rows]
-            spread = (T975[len(rows) - 1] * statistics.stdev(differences) / math.sqrt(len(rows))
+            spread = (t95(len(rows) - 1) * statistics.stdev(differences) / math.sqrt(len(rows))
                       if len(rows) > 1 else math.nan)
             lower = sum(d < 0 for d in differences)
             difference = (f"{statistics.fmean(differences):+,.0f} ± {spread:,.0f} (lower on "
