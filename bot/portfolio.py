@@ -86,6 +86,7 @@ says which a file uses (`Portfolio.describe`). (With a share, the bound above is
       account: raw       # how it counts a hand: its chips, or all-in adjusted (below)
       counted_loss: 0    # the most one hand counts against that account, in big blinds
                          # (default 0: all of it; below)
+      chances: 1         # how many times the account may start from zero (default 1: once)
       lead: 1            # its first weight, as a multiple of the best member's (default 1;
                          # any number above 0: below 1 the counter starts behind the member)
       prior: 4           # pseudo-counts of the fit's prior in each situation (default 4)
@@ -170,6 +171,17 @@ where one lost stack would take it below the bar. The bound moves with it: the a
 chips, stays above the bar, and the chips may fall behind it by up to a stack less C on each
 hand counted at -C.
 
+**More than one chance** (`chances: N`; default 1). With the bar as above, a counter that falls
+below it shuts the model out for the rest of the match, though the next counter, fitted on the
+hands the fallen one played, may be the one that wins: against an opponent whose answers to bets
+the members never provoke (one that moves all in over small bets, when the members never bet
+first), the first counter bets into answers it has not seen and pays for them, and the second
+has seen them. With N chances, a counter that takes the slot while the account stands below the
+bar starts the account again from zero (the bar moves to the account then plus the threshold),
+at most N - 1 times in a match. Exp3's weight is not touched: the slot keeps what its losses
+earned it. The bound is N times the one above: what the model's hands lose over the match,
+counted, stays within N times (the allowance less a stack, plus one hand's counted loss).
+
 `PortfolioStrategy` plays a portfolio over TCP; `training.portfolio` plays it in the fast engine
 with the same draws, the same estimates and the same floating-point order, hand for hand.
 """
@@ -230,6 +242,7 @@ class Model:
     budget: str = "match"  # whose chips the bar is for: the match's, or the model's own hands'
     account: str = "raw"  # how the bar counts a hand: its chips, or all-in adjusted
     counted_loss: int = 0  # big blinds: a hand counts at no less than minus this (0: in full)
+    chances: int = 1  # how many times the account may start from zero (module docstring)
     starts: tuple[str, ...] = ()  # the profiles the counter search starts from (): the members'
     start_profiles: tuple = ()  # ... resolved when the file is read (`bot.params.Profile`s)
     margin: int = 0  # mbb/hand another start must win beyond the first (`training.counter`)
@@ -255,6 +268,24 @@ class Model:
         """The least a hand adds to the account, in chips (-inf: no limit), for the engine."""
         return float(-self.counted_loss * big_blind) if self.counted_loss else -math.inf
 
+    def renewed_bar(self, account: float, bar: float, renewals: int, stack: int,
+                    big_blind: int) -> tuple[float, int]:
+        """(the bar, renewals made) for a counter that takes the slot with the account at
+        `account`: below `bar`, and with a chance left (`renewals` < chances - 1), the account
+        starts again from zero, so the bar moves to the account plus the threshold (module
+        docstring, "More than one chance"); otherwise both stay.
+
+        >>> Model(allowance=300, chances=2).renewed_bar(-12000.0, -10000.0, 0, 20000, 100)
+        (-22000.0, 1)
+        >>> Model(allowance=300, chances=2).renewed_bar(-12000.0, -22000.0, 1, 20000, 100)
+        (-22000.0, 1)
+        >>> Model(allowance=300).renewed_bar(-12000.0, -10000.0, 0, 20000, 100)
+        (-10000.0, 0)
+        """
+        if account < bar and renewals < self.chances - 1:
+            return account + self.threshold(stack, big_blind), renewals + 1
+        return bar, renewals
+
     def budget_phrase(self) -> str:
         """The budget in words (`Portfolio.describe`).
 
@@ -267,6 +298,9 @@ class Model:
         counted = ", all-in adjusted" if self.account == "adjusted" else ""
         if self.counted_loss:
             counted += f", a hand's loss counted up to {self.counted_loss:,} big blinds"
+        if self.chances > 1:
+            counted += f", {self.chances} chances (the account starts from zero again at a " \
+                       "counter after a fall)"
         if self.allowance == 0:
             return f"{account} {'is' if self.budget == 'match' else 'are'} a stack ahead{counted}"
         return f"{account} stand{'s' if self.budget == 'match' else ''} at a stack less " \
@@ -619,7 +653,7 @@ def _parse_model(value, where: str) -> Model:
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
         smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
-                                "prior", "margin", "counted_loss") else 1
+                                "prior", "margin", "counted_loss") else 1  # chances too
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given
@@ -738,6 +772,9 @@ class PortfolioStrategy:
         self.history: list[tuple[int, int, float, list[float]]] = []  # hand, member, reward, p
         self.balance = 0  # our chips so far: the model's budget (`budget: match`) ...
         self.model_balance = 0  # ... or the chips of the hands the model played (`model`)
+        self.bar = (portfolio.model.threshold(stack, big_blind)  # the account's bar ...
+                    if portfolio.model is not None else 0)
+        self.renewals = 0  # ... and how many times it was moved ("More than one chance")
         self.refresher = refresher
         self.refresh_wait = refresh_wait
         self.counter = None  # the model member's strategy, once there is one
@@ -762,8 +799,7 @@ class PortfolioStrategy:
         if model is not None:
             while hand >= model.refresh_at(self.refreshes + 1):
                 self._install(self.refreshes + 1)
-            account = self.model_balance if model.budget == "model" else self.balance
-            if self.counter is None or account < model.threshold(self.stack, self.big_blind):
+            if self.counter is None or self._account() < self.bar:
                 excluded = self.portfolio.model_slot
             elif not self.levelled:  # the first hand the model can be drawn
                 self.rule.level(self.portfolio.model_slot, float(model.lead))
@@ -772,6 +808,11 @@ class PortfolioStrategy:
         self.probabilities = self.rule.probabilities(excluded)
         self.chosen = self.rule.choose(portfolio_uniform(self.seed, hand), self.probabilities)
         self.decisions = []
+
+    def _account(self) -> float:
+        """What the model's bar counts: the model's own hands or the match's."""
+        model = self.portfolio.model
+        return self.model_balance if model.budget == "model" else self.balance
 
     def _install(self, refresh: int) -> None:
         """Counter `refresh` takes the model's slot (waiting for it if it is not ready)."""
@@ -796,6 +837,8 @@ class PortfolioStrategy:
             return
         self.counter = member_strategy(found.profile, self.rate, self.seed)
         self.refreshes = refresh
+        self.bar, self.renewals = model.renewed_bar(self._account(), self.bar, self.renewals,
+                                                    self.stack, self.big_blind)
         self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
                           f"hands {model.fitted_from(refresh)} to "
                           f"{model.fitted_before(refresh) - 1}, its counter wins "

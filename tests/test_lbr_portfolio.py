@@ -194,6 +194,33 @@ def test_a_counted_loss_floors_each_hand_of_the_account_met_by_lbr():
     assert allin_counter_met_by_lbr("adjusted", 20) > 2 * allin_counter_met_by_lbr("adjusted") > 0
 
 
+def test_a_second_chance_starts_the_account_again_at_the_next_counter_met_by_lbr():
+    """`chances: 2` on the all-in counter's adjusted account met by LBR: it falls below the bar
+    before hand 80, so it is out until the counter of hand 80 starts the account again from
+    zero (the bar moved to the account then less 100 big blinds), and from there it is drawn
+    only while the account stands at the moved bar (a loop written from the rule); it plays
+    hands after hand 80 that one chance refuses (dropping the move in the LBR loop fails this)."""
+    bot = portfolio("default-v1", "model: {every: 40, lag: 10, deals: 100, steps: 1, "
+                                  "population: 2, seed: 5, allowance: 300, budget: model, "
+                                  "account: adjusted, chances: 2}\n")
+    match = play_lbr_match(bot, GAME, LbrDeals(DEAL_SEED, 2 * DEALS), 0, DEALS, 43, ACTIONS,
+                           refresh=lambda *_: Counter("allin", 0.0, {}, 0))
+    mine = match.chosen == 1
+    ours = [-match.adjusted[h // 2, 1 - h % 2] for h in range(2 * DEALS)]
+    threshold = min(GAME.stacks) - 300 * GAME.big_blind
+    bar, account, moved, drawable = float(threshold), 0.0, [], []
+    for h in range(2 * DEALS):
+        if h in (40, 80) and account < bar and not moved:
+            bar = account + threshold
+            moved.append(h)
+        drawable.append(h >= 40 and account >= bar)
+        account += ours[h] if mine[h] else 0.0
+    assert moved == [80]
+    assert mine[80:].any() and not (mine & ~np.array(drawable)).any()
+    one_chance = allin_counter_met_by_lbr("adjusted")
+    assert int(mine.sum()) > one_chance > 0
+
+
 def test_gambler_lbr_names_a_portfolio_and_says_lbr_is_told_the_member(tmp_path, capsys):
     from gambler.training.lbr_cli import main
 

@@ -78,6 +78,8 @@ def test_a_model_member_adds_a_slot_named_model():
     ("{every: 100, depth: 3}", "model: unknown key 'depth'"),
     ("{every: 1.5}", "model: every: a whole number expected, got 1.5"),
     ("{calibrate: -1}", "model: calibrate: -1 is below 0"),
+    ("{chances: 0}", "model: chances: 0 is below 1"),
+    ("{chances: 2.5}", "model: chances: a whole number expected, got 2.5"),
     ("{lead: 0}", "model: lead: 0 is not above 0"),
     ("{lead: -0.5}", "model: lead: -0.5 is not above 0"),
     ("{lead: often}", "model: lead: a number expected, got 'often'"),
@@ -402,6 +404,39 @@ def test_a_counted_loss_counts_each_lost_stack_as_the_limit(every):
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
     assert bot.model_balance == floored[model].sum()
     assert "a hand's loss counted up to 50 big blinds" in chosen.describe(STACK / NL.big_blind)
+
+
+def test_more_chances_start_the_account_again_at_the_counter_after_a_fall():
+    """`chances: 3` on the model's own raw account, allowance 300: the rigged counter moves all
+    in every hand against a calling station, so its account swings a stack a hand and falls
+    below the bar. A counter that takes the slot (every 40 hands) while the account stands below
+    the bar starts it again from zero, the bar moving to the account then less 100 big blinds,
+    twice at most; the model is drawn exactly while the account stands at the bar so moved
+    (checked against a loop written from the rule). With one chance the first fall would have
+    ended its play; here it plays after each of two falls, and its hands lose no more than three
+    times (100 big blinds and a stack). The TCP bot moves the same bar at the same hands and
+    plays the same hands."""
+    chosen, deal_set, match = all_in_counter_against_a_station(
+        "{every: 40, lag: 10, allowance: 300, budget: model, chances: 3}")
+    threshold = STACK - 300 * NL.big_blind
+    model = match.chosen == 2
+    bar, renewals, account, moved, drawable = threshold, 0, 0.0, [], []
+    for h in range(model.size):
+        if h >= 40 and h % 40 == 0 and account < bar and renewals < 2:
+            bar, renewals = account + threshold, renewals + 1
+            moved.append(h)
+        drawable.append(h >= 40 and account >= bar)
+        account += match.chips[h] if model[h] else 0.0
+    assert ((match.probabilities[:, 2] > 0) == np.array(drawable)).all()
+    assert len(moved) == 2  # both chances were used ...
+    first, second = moved
+    assert model[first:second].any() and model[second:].any()  # ... and played after each fall
+    assert account >= 3 * (threshold - STACK)
+    bot, _ = tcp_match(chosen, "call", deal_set, 0, 5, True, refresher=rigged("allin"))
+    assert match.chosen.tolist() == [row[1] for row in bot.history]
+    assert match.probabilities.tolist() == [row[3] for row in bot.history]
+    assert (bot.bar, bot.renewals) == (bar, 2)
+    assert "3 chances" in chosen.describe(STACK / NL.big_blind)
 
 
 def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():

@@ -116,6 +116,7 @@ def play_lbr_match(portfolio, game, deals: LbrDeals, first: int, count: int, see
             index += 1
     stats, observed, model_ready, levelled = OpponentStats(), 0, False, False
     account = 0.0
+    renewals = 0  # times the bar moved (`bot.portfolio`, "More than one chance")
     holdings = {}  # chunk start -> (its deals as DealArrays, its holdings' v)
 
     def deal_of(number):
@@ -143,6 +144,8 @@ def play_lbr_match(portfolio, game, deals: LbrDeals, first: int, count: int, see
             found = refresh(game, portfolio, stats, k)
             encoded[model_slot] = encode_strategy(found.profile)
             model_ready = True
+            risk, renewals = model.renewed_bar(account, risk, renewals, min(game.stacks),
+                                               game.big_blind)
         deal, position = h // 2, h % 2
         lbr = 1 - position
         excluded = -1

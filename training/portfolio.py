@@ -414,6 +414,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
         if refresh is None:
             from gambler.training.counter import refresh_counter as refresh
         stats, observed = OpponentStats(), 0
+    bar = float(model.threshold(stack, big_blind) if model is not None else stack)
+    renewals = 0  # times the bar moved (`bot.portfolio`, "More than one chance")
     bounds = sorted(cuts)
     for begin, end in zip(bounds, bounds[1:]):
         if begin in refreshes:
@@ -430,12 +432,13 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
             kind, vector = encode_strategy(found.profile)
             member_kinds[-1], member_params[-1] = kind, _padded(vector, width)
             model_ready = True
+            bar, renewals = model.renewed_bar(_account_before(match, begin, portfolio, big_blind),
+                                              bar, renewals, stack, big_blind)
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,
                       portfolio.share, float(big_blind), portfolio.estimator == "folds",
-                      portfolio.model_slot, model_ready,
-                      float(model.threshold(stack, big_blind) if model is not None else stack),
+                      portfolio.model_slot, model_ready, bar,
                       model is not None and model.budget == "model",
                       model is not None and model.account == "adjusted",
                       model.counted_floor(big_blind) if model is not None else -np.inf,
@@ -444,6 +447,19 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
+
+
+def _account_before(match: PortfolioMatch, hand: int, portfolio, big_blind: int) -> float:
+    """The model's account (`bot.portfolio`, "The budget") over the hands before `hand`, summed
+    in the kernel's order, so that the bar moved from it is the TCP bot's to the last bit."""
+    model = portfolio.model
+    floor = model.counted_floor(big_blind)
+    counted = match.adjusted if model.account == "adjusted" else match.chips
+    account = 0.0
+    for h in range(hand):
+        if model.budget != "model" or match.chosen[h] == portfolio.model_slot:
+            account += max(float(counted[h]), floor)
+    return account
 
 
 def chips_against(rules, strategy, portfolio, deal_set, seed: int, game):
