@@ -837,8 +837,14 @@ class PortfolioStrategy:
             return
         self.counter = member_strategy(found.profile, self.rate, self.seed)
         self.refreshes = refresh
+        renewals = self.renewals
         self.bar, self.renewals = model.renewed_bar(self._account(), self.bar, self.renewals,
                                                     self.stack, self.big_blind)
+        if self.renewals > renewals:
+            fallen = self._account() / self.big_blind
+            self.notes.append(f"# model {refresh}: its account, {fallen:+,.1f} big blinds, "
+                              f"starts again from zero (chance {self.renewals + 1} of "
+                              f"{model.chances})")
         self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
                           f"hands {model.fitted_from(refresh)} to "
                           f"{model.fitted_before(refresh) - 1}, its counter wins "

@@ -436,6 +436,9 @@ def test_more_chances_start_the_account_again_at_the_counter_after_a_fall():
     assert match.chosen.tolist() == [row[1] for row in bot.history]
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
     assert (bot.bar, bot.renewals) == (bar, 2)
+    again = [note for note in bot.notes if "starts again from zero" in note]
+    assert [note.split(":")[0] for note in again] == [f"# model {hand // 40}" for hand in moved]
+    assert again[-1].endswith("(chance 3 of 3)")
     assert "3 chances" in chosen.describe(STACK / NL.big_blind)
 
 

@@ -23,11 +23,17 @@ from gambler.training.evaluate import score_means  # noqa: E402
 
 
 def main(arm: str = "counted50") -> None:
-    rows = seed_rows(str(BEFORE / "lbr{seed}-g50-FCMQT.json"),
-                     str(HERE / "results" / f"lbr{{seed}}-{arm}-FCMQT.json"), (18, 19, *range(22, 40)))
-    print_pairs(rows, "`default` (session 32)", arm, paired=True)
+    compare(str(BEFORE / "lbr{seed}-g50-FCMQT.json"), "`default` (session 32)",
+            str(HERE / "results" / f"lbr{{seed}}-{arm}-FCMQT.json"), arm)
+
+
+def compare(before: str, before_name: str, after: str, arm: str) -> None:
+    """The table for two files of LBR results (`before` and `after`: paths with `{seed}`), over
+    the held-out seeds both have (also used by ../chances-s35/compare.py)."""
+    rows = seed_rows(before, after, (18, 19, *range(22, 40)))
+    print_pairs(rows, before_name, arm, paired=True)
     print()
-    print("| over the seeds' means (t interval) | `default` (session 32) | `" + arm + "` |")
+    print(f"| over the seeds' means (t interval) | {before_name} | `{arm}` |")
     print("|---|---|---|")
     for key, words in (("mbb_per_hand", "as the cards fell"),
                        ("mbb_per_hand_allin_adjusted", "all-in adjusted")):
