@@ -475,48 +475,59 @@ def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():
     assert "all-in adjusted" in chosen.describe(STACK / NL.big_blind)
 
 
-def test_the_shipped_default_charges_its_counters_by_equity_and_stops_them_100_big_blinds_down():
-    """The shipped `default` (sessions 31 and 34): its model's own hands are counted all-in
-    adjusted, each at no less than -50 big blinds (`counted_loss: 50`), with an allowance of 300
-    big blinds, so a counter plays while that count of its hands stands at -100 big blinds (a
-    stack less 300) or better, and the count never ends below -150. The rigged counter moves
-    all in every hand against `seed` from hand 500 on (900 hands of deal seed 34), which calls
-    it with its strong hands. Each part of the rule decides hands here: the adjusted account
-    counted in full (session 31's default), and the raw one with an allowance of 400 (sessions
-    22-30), would have played or refused other hands."""
+def test_the_shipped_default_charges_its_counters_by_equity_and_gives_them_two_chances_of_50():
+    """The shipped `default` (sessions 31, 34 and 35): its model's own hands are counted all-in
+    adjusted, each at no less than -50 big blinds (`counted_loss: 50`), with an allowance of 250
+    big blinds, so a counter plays while that count of its hands stands at -50 big blinds (a
+    stack less 250) or better; with two chances, the counter that takes the slot after a fall
+    starts the count again from zero once (the bar moves to the count then less 50), so the
+    count never ends below -200. The rigged counter moves all in every hand against `seed` from
+    hand 500 on (1,500 hands of deal seed 34), which calls it with its strong hands: the first
+    counter falls and is out until hand 1,000, where the second chance lets the model play
+    again. Each part of the rule decides hands here: one chance, the adjusted account counted
+    in full, and the raw one with an allowance of 400 (sessions 22-30) would have played or
+    refused other hands."""
     chosen = load_portfolio("default")
-    deal_set = compute_deal_set(seed=34, first_deal=0, count=450)
+    deal_set = compute_deal_set(seed=34, first_deal=0, count=750)
     match = play_portfolio(encode_rules(NL), chosen, resolve_strategy("seed"), deal_set, 5,
                            NL.big_blind, STACK, game=NL,
                            refresh=lambda *_: Counter("allin", 0.0, {}, 0))
     slot = chosen.model_slot
     model = match.chosen == slot
     installed = np.arange(model.size) >= chosen.model.every
-
-    def before(values):
-        return np.concatenate([[0.0], np.cumsum(np.where(model, values, 0.0))[:-1]])
-
     counted = np.maximum(match.adjusted, -50 * NL.big_blind)
-    account, in_full, raw = before(counted), before(match.adjusted), before(match.chips)
+
+    def drawable(values, threshold, chances):  # the rule, written out: the bar, moved
+        bar, renewals, account, playable = threshold, 0, 0.0, []
+        for h in range(model.size):
+            if h >= 500 and h % 500 == 0 and account < bar and renewals < chances - 1:
+                bar, renewals = account + threshold, renewals + 1
+            playable.append(h >= 500 and account >= bar)
+            account += values[h] if model[h] else 0.0
+        return np.array(playable), renewals
+
     plays = match.probabilities[:, slot] > 0
-    assert (plays == (installed & (account >= -100 * NL.big_blind))).all()
-    assert (account[model] + counted[model] >= -150 * NL.big_blind).all()
-    assert model.sum() > 20 and (installed & ~plays).sum() > 100
+    expected, renewals = drawable(counted, -50 * NL.big_blind, 2)
+    assert (plays == expected).all() and renewals == 1
+    assert plays[500:1000].any() and not plays[900:1000].any() and plays[1000:].any()
+    account = np.concatenate([[0.0], np.cumsum(np.where(model, counted, 0.0))[:-1]])
+    assert (account[model] + counted[model] >= -200 * NL.big_blind).all()
     assert (match.adjusted[model] < -50 * NL.big_blind).sum() >= 2
-    assert (plays != (installed & (in_full >= -100 * NL.big_blind))).any()
-    assert (plays != (installed & (raw >= -200 * NL.big_blind))).any()
+    assert (plays != drawable(counted, -50 * NL.big_blind, 1)[0]).any()
+    assert (plays != drawable(match.adjusted, -50 * NL.big_blind, 2)[0]).any()
+    assert (plays != drawable(match.chips, -200 * NL.big_blind, 1)[0]).any()
 
 
 def test_the_shipped_default_floor_keeps_an_even_all_in_counter_playing():
     """What the floor costs: a counter whose big pots lose on average looks better to a floored
     account. The rigged counter moves all in every hand against a calling station (about even:
     each all-in charged its equity, from -200 to +200 big blinds); counted at no less than -50
-    big blinds a hand it is never shut out over hands 500-899 of deal seed 34, where the same
-    portfolio counting each hand in full shuts it out for most of them."""
+    big blinds a hand it is never shut out over hands 500-1,499 of deal seed 34, where the same
+    portfolio counting each hand in full shuts it out for half of them, second chance and all."""
     from dataclasses import replace
 
     chosen = load_portfolio("default")
-    deal_set = compute_deal_set(seed=34, first_deal=0, count=450)
+    deal_set = compute_deal_set(seed=34, first_deal=0, count=750)
 
     def shut_out(portfolio):
         match = play_portfolio(encode_rules(NL), portfolio, resolve_strategy("call"), deal_set, 5,
@@ -527,7 +538,7 @@ def test_the_shipped_default_floor_keeps_an_even_all_in_counter_playing():
 
     assert chosen.model.counted_loss == 50
     assert shut_out(chosen) == 0
-    assert shut_out(replace(chosen, model=replace(chosen.model, counted_loss=0))) > 200
+    assert shut_out(replace(chosen, model=replace(chosen.model, counted_loss=0))) > 450
 
 
 def test_the_shipped_default_scores_each_counter_half_against_default_v2():
