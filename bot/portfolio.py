@@ -653,7 +653,7 @@ def _parse_model(value, where: str) -> Model:
         if isinstance(given, bool) or not isinstance(given, int):
             raise ProfileError(f"{where}: {key}: a whole number expected, got {given!r}")
         smallest = 0 if key in ("lag", "steps", "seed", "calibrate", "window", "allowance",
-                                "prior", "margin", "counted_loss") else 1  # chances too
+                                "prior", "margin", "counted_loss") else 1
         if given < smallest:
             raise ProfileError(f"{where}: {key}: {given} is below {smallest}")
         numbers[key] = given
@@ -837,6 +837,11 @@ class PortfolioStrategy:
             return
         self.counter = member_strategy(found.profile, self.rate, self.seed)
         self.refreshes = refresh
+        self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
+                          f"hands {model.fitted_from(refresh)} to "
+                          f"{model.fitted_before(refresh) - 1}, its counter wins "
+                          f"{found.mbb_per_hand:+,.0f} mbb/hand against the model")
+        # a new counter may start the account again (a counter given up above moves nothing)
         renewals = self.renewals
         self.bar, self.renewals = model.renewed_bar(self._account(), self.bar, self.renewals,
                                                     self.stack, self.big_blind)
@@ -845,10 +850,6 @@ class PortfolioStrategy:
             self.notes.append(f"# model {refresh}: its account, {fallen:+,.1f} big blinds, "
                               f"starts again from zero (chance {self.renewals + 1} of "
                               f"{model.chances})")
-        self.notes.append(f"# model {refresh} from hand {model.refresh_at(refresh)}: fitted on "
-                          f"hands {model.fitted_from(refresh)} to "
-                          f"{model.fitted_before(refresh) - 1}, its counter wins "
-                          f"{found.mbb_per_hand:+,.0f} mbb/hand against the model")
 
     def _submit(self, refresh: int) -> None:
         model = self.portfolio.model
