@@ -432,8 +432,10 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
             kind, vector = encode_strategy(found.profile)
             member_kinds[-1], member_params[-1] = kind, _padded(vector, width)
             model_ready = True
-            bar, renewals = model.renewed_bar(_account_before(match, begin, portfolio, big_blind),
-                                              bar, renewals, stack, big_blind)
+            if renewals < model.chances - 1:  # summed only while a chance is left to give
+                bar, renewals = model.renewed_bar(
+                    _account_before(match, begin, portfolio, big_blind), bar, renewals, stack,
+                    big_blind)
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,

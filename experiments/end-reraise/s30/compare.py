@@ -8,14 +8,13 @@ and all-in adjusted; the members alone too where both were measured.
 
 import json
 import math
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fresh-s28"))
 
 from pooled import FILES, ROOT  # noqa: E402  (experiments/fresh-s28/pooled.py)
-from gambler.training.evaluate import t95  # noqa: E402
+from gambler.training.evaluate import score_means  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "results"
 PAIRS = {"default": "default-er95", "default-static": "static-s26-er95"}
@@ -54,10 +53,9 @@ def print_pairs(rows, before: str, arm: str, paired: bool = False) -> None:
         difference = f"{pooled[1][0] - pooled[0][0]:+,.0f}"
         if paired:
             differences = [row[2][key] - row[1][key] for row in rows]
-            spread = (t95(len(rows) - 1) * statistics.stdev(differences) / math.sqrt(len(rows))
-                      if len(rows) > 1 else math.nan)
+            score = score_means(differences)
             lower = sum(d < 0 for d in differences)
-            difference = (f"{statistics.fmean(differences):+,.0f} ± {spread:,.0f} (lower on "
+            difference = (f"{score.mbb_per_hand:+,.0f} ± {score.ci95_mbb:,.0f} (lower on "
                           f"{lower} of {len(rows)})")
         words = "as the cards fell" if key == "mbb_per_hand" else "all-in adjusted"
         print(f"| pooled, {len(rows)} seeds, {words} | {pooled[0][0]:+,.0f} ± "
