@@ -159,16 +159,18 @@ def _play_member(rules, kinds, params, member_params, opponent_params, position,
 def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                     adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
-                     chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
-                     preflop_v, holdings):
+                     adjusted_account, counted_floor, lead, levelled, account, start, stop, chips,
+                     adjusted, chosen, probabilities, agreed, gains, weights, traces, estimates,
+                     tables, preflop_v, holdings):
     """Hands start .. stop - 1 of the match (the arrays hold all of it); `model_slot` (-1:
     none) is drawn, and credited, only if `model_ready` and the chips of the hands before are at
     least `risk` (with `own_account`, the chips of the hands before that the model played:
     `bot.portfolio`, "The model's own account"; with `adjusted_account`, each of them all-in
     adjusted: "An account without the run-outs' luck"; each hand counted at no less than
     `counted_floor` chips: "A hand's loss counted up to a limit"); the first time it can be, it is
-    levelled (its weight `lead` times the best member's; `levelled[0]` then True). With
+    levelled (its weight `lead` times the best member's; `levelled[0]` then True). `account[0]`
+    holds those chips of the hands before `start` (the call before left it there) and, on
+    return, of the hands before `stop`. With
     `reveal_folds` the estimates are the folds estimator's (`bot.portfolio.revealed_estimates`),
     else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
     members = member_kinds.shape[0]
@@ -206,16 +208,12 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     empty_holes = np.zeros((2, 2), dtype=np.uint8)
     empty_board = np.zeros(5, dtype=np.uint8)
     p = np.empty(members, dtype=np.float64)
-    account = 0.0  # the chips the budget counts: the match's, or the model's own hands'
-    for h in range(start):
-        if not own_account or chosen[h] == model_slot:
-            account += max(adjusted[h] if adjusted_account else chips[h], counted_floor)
     for h in range(start, stop):
         deal = h // 2 if duplicate else h
         hand_number = first_hand + h
         position = (h + seat) % 2
         excluded = -1
-        if model_slot >= 0 and (not model_ready or account < risk):
+        if model_slot >= 0 and (not model_ready or account[0] < risk):
             excluded = model_slot
         elif model_slot >= 0 and not levelled[0]:
             level_weights(weights, model_slot, lead)
@@ -290,23 +288,23 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
             gains[k] += estimate[k]
             estimates[h, k] = estimate[k]
         exp3_weights(weights, estimate, learning_rate, tracking, work)
-        if not own_account or pick == model_slot:
-            account += max(adjusted[h] if adjusted_account else chips[h], counted_floor)
+        if not own_account or pick == model_slot:  # the chips the budget counts
+            account[0] += max(adjusted[h] if adjusted_account else chips[h], counted_floor)
 
 
 @njit
 def _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                   seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                   big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                  adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
-                  chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
-                  preflop_v, holdings):
+                  adjusted_account, counted_floor, lead, levelled, account, start, stop, chips,
+                  adjusted, chosen, probabilities, agreed, gains, weights, traces, estimates,
+                  tables, preflop_v, holdings):
     _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                      seed, first_hand, seat, duplicate, exploration, learning_rate, tracking,
                      big_blind, reveal_folds, model_slot, model_ready, risk, own_account,
-                     adjusted_account, counted_floor, lead, levelled, start, stop, chips, adjusted,
-                     chosen, probabilities, agreed, gains, weights, traces, estimates, tables,
-                     preflop_v, holdings)
+                     adjusted_account, counted_floor, lead, levelled, account, start, stop, chips,
+                     adjusted, chosen, probabilities, agreed, gains, weights, traces, estimates,
+                     tables, preflop_v, holdings)
 
 
 def encode_portfolio(portfolio) -> tuple[np.ndarray, np.ndarray]:
@@ -405,6 +403,7 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
     rate = portfolio.rate_for(stack / big_blind)
     model_ready = False
     levelled = np.zeros(1, dtype=np.bool_)
+    account = np.zeros(1)  # the model's account over the hands played so far (the kernel's)
     if model is not None:
         from gambler.bot.opponent import OpponentStats
 
@@ -432,10 +431,8 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
             kind, vector = encode_strategy(found.profile)
             member_kinds[-1], member_params[-1] = kind, _padded(vector, width)
             model_ready = True
-            if renewals < model.chances - 1:  # summed only while a chance is left to give
-                bar, renewals = model.renewed_bar(
-                    _account_before(match, begin, portfolio, big_blind), bar, renewals, stack,
-                    big_blind)
+            bar, renewals = model.renewed_bar(float(account[0]), bar, renewals, stack,
+                                              big_blind)
         opponent_kind, opponent_params = opponents[0 if begin < split else 1]
         _match_kernel(rules, member_kinds, member_params, opponent_kind, opponent_params, deals,
                       seed, first_hand, seat, duplicate, portfolio.exploration, rate,
@@ -444,24 +441,12 @@ def play_portfolio(rules, portfolio, opponent, deal_set, seed: int, big_blind: i
                       model is not None and model.budget == "model",
                       model is not None and model.account == "adjusted",
                       model.counted_floor(big_blind) if model is not None else -np.inf,
-                      float(model.lead if model is not None else 1), levelled, begin, end,
+                      float(model.lead if model is not None else 1), levelled, account,
+                      begin, end,
                       *match, tables, preflop_v, holdings)
     if keep and not traces:
         match = match._replace(traces=match.traces[:0])
     return match
-
-
-def _account_before(match: PortfolioMatch, hand: int, portfolio, big_blind: int) -> float:
-    """The model's account (`bot.portfolio`, "The budget") over the hands before `hand`, summed
-    in the kernel's order, so that the bar moved from it is the TCP bot's to the last bit."""
-    model = portfolio.model
-    floor = model.counted_floor(big_blind)
-    counted = match.adjusted if model.account == "adjusted" else match.chips
-    account = 0.0
-    for h in range(hand):
-        if model.budget != "model" or match.chosen[h] == portfolio.model_slot:
-            account += max(float(counted[h]), floor)
-    return account
 
 
 def chips_against(rules, strategy, portfolio, deal_set, seed: int, game):
