@@ -169,10 +169,9 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     adjusted: "An account without the run-outs' luck"; each hand counted at no less than
     `counted_floor` chips: "A hand's loss counted up to a limit"); the first time it can be, it is
     levelled (its weight `lead` times the best member's; `levelled[0]` then True). `account[0]`
-    holds those chips of the hands before `start` (the call before left it there) and, on
-    return, of the hands before `stop`. With
-    `reveal_folds` the estimates are the folds estimator's (`bot.portfolio.revealed_estimates`),
-    else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
+    holds those chips over the hands before `start` (left there by the call before) and, on
+    return, over the hands before `stop`. With `reveal_folds` the estimates are the folds
+    estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
     reached = np.empty(members, dtype=np.int64)   # each slot's first differing row
