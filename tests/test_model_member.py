@@ -406,6 +406,23 @@ def test_a_counted_loss_counts_each_lost_stack_as_the_limit(every):
     assert "a hand's loss counted up to 50 big blinds" in chosen.describe(STACK / NL.big_blind)
 
 
+def drawable_by_rule(model, values, every: int, threshold: float, chances: int):
+    """The model's budget written out from its rule (`bot.portfolio`, "More than one chance"):
+    (whether each hand may draw the model, the hands where the bar moved, the bar at the end).
+    `model[h]`: the model
+    played hand h; `values[h]`: what that hand counts in its account; a counter takes the slot
+    every `every` hands, and one that takes it with the account below the bar starts the
+    account again (the bar moves to the account plus `threshold`), at most `chances` - 1 times."""
+    bar, renewals, account, playable, moved = threshold, 0, 0.0, [], []
+    for h in range(model.size):
+        if h >= every and h % every == 0 and account < bar and renewals < chances - 1:
+            bar, renewals = account + threshold, renewals + 1
+            moved.append(h)
+        playable.append(h >= every and account >= bar)
+        account += values[h] if model[h] else 0.0
+    return np.array(playable), moved, bar
+
+
 def test_more_chances_start_the_account_again_at_the_counter_after_a_fall():
     """`chances: 3` on the model's own raw account, allowance 300: the rigged counter moves all
     in every hand against a calling station, so its account swings a stack a hand and falls
@@ -420,18 +437,12 @@ def test_more_chances_start_the_account_again_at_the_counter_after_a_fall():
         "{every: 40, lag: 10, allowance: 300, budget: model, chances: 3}")
     threshold = STACK - 300 * NL.big_blind
     model = match.chosen == 2
-    bar, renewals, account, moved, drawable = threshold, 0, 0.0, [], []
-    for h in range(model.size):
-        if h >= 40 and h % 40 == 0 and account < bar and renewals < 2:
-            bar, renewals = account + threshold, renewals + 1
-            moved.append(h)
-        drawable.append(h >= 40 and account >= bar)
-        account += match.chips[h] if model[h] else 0.0
-    assert ((match.probabilities[:, 2] > 0) == np.array(drawable)).all()
+    drawable, moved, bar = drawable_by_rule(model, match.chips, 40, threshold, 3)
+    assert ((match.probabilities[:, 2] > 0) == drawable).all()
     assert len(moved) == 2  # both chances were used ...
     first, second = moved
     assert model[first:second].any() and model[second:].any()  # ... and played after each fall
-    assert account >= 3 * (threshold - STACK)
+    assert match.chips[model].sum() >= 3 * (threshold - STACK)
     bot, _ = tcp_match(chosen, "call", deal_set, 0, 5, True, refresher=rigged("allin"))
     assert match.chosen.tolist() == [row[1] for row in bot.history]
     assert match.probabilities.tolist() == [row[3] for row in bot.history]
@@ -494,21 +505,14 @@ def test_the_shipped_default_charges_its_counters_by_equity_and_gives_them_two_c
                            refresh=lambda *_: Counter("allin", 0.0, {}, 0))
     slot = chosen.model_slot
     model = match.chosen == slot
-    installed = np.arange(model.size) >= chosen.model.every
     counted = np.maximum(match.adjusted, -50 * NL.big_blind)
 
-    def drawable(values, threshold, chances):  # the rule, written out: the bar, moved
-        bar, renewals, account, playable = threshold, 0, 0.0, []
-        for h in range(model.size):
-            if h >= 500 and h % 500 == 0 and account < bar and renewals < chances - 1:
-                bar, renewals = account + threshold, renewals + 1
-            playable.append(h >= 500 and account >= bar)
-            account += values[h] if model[h] else 0.0
-        return np.array(playable), renewals
+    def drawable(values, threshold, chances):
+        return drawable_by_rule(model, values, chosen.model.every, threshold, chances)[:2]
 
     plays = match.probabilities[:, slot] > 0
-    expected, renewals = drawable(counted, -50 * NL.big_blind, 2)
-    assert (plays == expected).all() and renewals == 1
+    expected, moved = drawable(counted, -50 * NL.big_blind, 2)
+    assert (plays == expected).all() and len(moved) == 1
     assert plays[500:1000].any() and not plays[900:1000].any() and plays[1000:].any()
     account = np.concatenate([[0.0], np.cumsum(np.where(model, counted, 0.0))[:-1]])
     assert (account[model] + counted[model] >= -200 * NL.big_blind).all()

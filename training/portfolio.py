@@ -171,7 +171,8 @@ def _portfolio_match(rules, member_kinds, member_params, opponent_kind, opponent
     levelled (its weight `lead` times the best member's; `levelled[0]` then True). `account[0]`
     holds those chips over the hands before `start` (left there by the call before) and, on
     return, over the hands before `stop`. With `reveal_folds` the estimates are the folds
-    estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's. `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
+    estimator's (`bot.portfolio.revealed_estimates`), else the agreement estimator's.
+    `holdings`: the deals' holdings for hands with range defence (`Holdings`)."""
     members = member_kinds.shape[0]
     estimate = np.empty(members, dtype=np.float64)
     reached = np.empty(members, dtype=np.int64)   # each slot's first differing row

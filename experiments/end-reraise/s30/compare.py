@@ -20,14 +20,18 @@ HERE = Path(__file__).resolve().parent / "results"
 PAIRS = {"default": "default-er95", "default-static": "static-s26-er95"}
 
 
+def written(*paths: Path) -> bool:
+    """Whether every file exists and is written (a job still running leaves its file empty)."""
+    return all(path.exists() and path.stat().st_size for path in paths)
+
+
 def seed_rows(before: str, after: str, seeds) -> list:
-    """(seed, before's LBR result, after's) for each of `seeds` whose two files exist and are
-    written (a job still running leaves its file empty): `before` and `after` are paths with
-    `{seed}` in them."""
+    """(seed, before's LBR result, after's) for each of `seeds` whose two files are `written`:
+    `before` and `after` are paths with `{seed}` in them."""
     rows = []
     for seed in seeds:
         old, new = Path(before.format(seed=seed)), Path(after.format(seed=seed))
-        if all(path.exists() and path.stat().st_size for path in (old, new)):
+        if written(old, new):
             rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
     return rows
 
@@ -69,7 +73,7 @@ def main() -> None:
         rows = []
         for seed, pattern in FILES[before].items():
             old, new = ROOT / pattern.format(sets="FCMQT"), HERE / f"lbr{seed}-{arm}-FCMQT.json"
-            if all(path.exists() and path.stat().st_size for path in (old, new)):
+            if written(old, new):
                 rows.append((seed, json.loads(old.read_text()), json.loads(new.read_text())))
         if not rows:
             continue
