@@ -1,8 +1,8 @@
-"""The shipped member `default-static` (session 26) never bets first after the flop: slow play 1
+"""The shipped member `default-static` (since 0.8.0) never bets first after the flop: slow play 1
 and no bluffs on the flop, turn and river, so with nothing owed every hand checks, whatever v
 and the mixing draw, and a hand in "bet to the end" that is bet into raises (the check-raise);
-raised back after it, only v >= 0.95 raises again (session 30). The TCP automaton and the
-engine agree; the members before it (kept in experiments/) did bet, and did raise back."""
+raised back after it, only v >= 0.95 raises again (since 0.9.0). The TCP automaton and the
+engine agree; the members before it (kept in tests/data/profiles/) did bet, and did raise back."""
 
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from gambler.training.engine import RAISE_CODE, automaton_action, encode_strateg
 
 NL = load_game(NOLIMIT)
 ROOT = Path(__file__).resolve().parent.parent
-BEFORE = ROOT / "experiments" / "range-defence" / "keep-z-e60s40.yaml"  # sessions 21-25
+BEFORE = ROOT / "tests" / "data" / "profiles" / "member-0.6.0.yaml"  # the member of 0.6.0 and 0.7.0
 
 
 def checked_to(round_: int, checks: int) -> BettingState:
@@ -83,10 +83,10 @@ def test_the_shipped_member_check_raises_bet_to_the_end():
 
 def test_the_shipped_member_raised_back_after_its_check_raise_reraises_only_from_095():
     """Check-raised to 900 and raised back to 2,100, a hand in "bet to the end" (v at least the
-    round's z) raises again only from v = 0.95 (end_reraise, session 30) and calls below it, on
+    round's z) raises again only from v = 0.95 (end_reraise, since 0.9.0) and calls below it, on
     the flop, turn and river, in the TCP automaton and the engine alike; the member before it
     raised back with all of them."""
-    before = load_profile(ROOT / "experiments" / "slow-play" / "sp-ftr100-nb.yaml")
+    before = load_profile(ROOT / "tests" / "data" / "profiles" / "member-0.8.0.yaml")
     for profile, bar in ((load_profile("default-static"), 0.95), (before, None)):
         params = encode_strategy(profile)[1]
         for round_ in (1, 2, 3):
