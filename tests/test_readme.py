@@ -15,6 +15,8 @@ ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text()
 DOCS = {path.relative_to(ROOT).as_posix(): path.read_text()
         for path in sorted((ROOT / "docs").glob("*.md"))}
+CLI = DOCS["docs/cli.md"]
+PROFILES = DOCS["docs/profiles.md"]
 DOCUMENTS = {"README.md": README, **DOCS, "experiments/README.md":
              (ROOT / "experiments" / "README.md").read_text()}
 BLOCKS = [block for text in (README, *DOCS.values())
@@ -50,25 +52,26 @@ def test_the_values_the_examples_quote():
 
 
 def test_the_explain_example_and_its_decision_line_are_what_the_bot_prints(capsys):
-    """The README's `gambler --explain` block is the command's output for the shipped default,
+    """docs/cli.md's `gambler --explain` block is the command's output for the shipped default,
     and its `--log` decision line example carries the same decision, field for field."""
     from gambler.bot.cli import main
 
-    block = re.search(r"```\n\$ gambler --explain \"(.*?)\"\n(.*?)```", README, flags=re.S)
+    block = re.search(r"```\n\$ gambler --explain \"(.*?)\"\n(.*?)```", CLI, flags=re.S)
     state, shown = block.group(1), block.group(2).splitlines()
     with pytest.raises(SystemExit) as exit_:
         main(["--explain", state])
     assert exit_.value.code == 0
     assert capsys.readouterr().out.splitlines() == shown
-    line = re.search(r"```\n(decision \d+ \d .*)\n```", README).group(1).split()
+    line = re.search(r"```\n(decision \d+ \d .*)\n```", CLI).group(1).split()
     hand, position, round_ = line[1:4]
     assert shown[0].startswith(f"default, hand {hand}, position {position}, {round_}:")
     assert dict(field.split("=") for field in line[4:]) == dict(row.split() for row in shown[1:])
 
 
 def test_the_docs_exist_and_the_readme_links_each():
-    assert set(DOCS) >= {"docs/strength.md", "docs/experiments.md", "docs/internals.md",
-                         "docs/performance.md", "docs/games.md"}
+    assert set(DOCS) >= {"docs/cli.md", "docs/profiles.md", "docs/strength.md",
+                         "docs/experiments.md", "docs/internals.md", "docs/performance.md",
+                         "docs/games.md"}
     for name in DOCS:
         assert f"]({name})" in README, f"the README does not link {name}"
 
@@ -130,8 +133,12 @@ def test_every_flag_a_document_gives_a_command_is_one_of_its_flags():
 
 
 def test_the_flag_tables_name_only_real_flags():
-    """Each command section's table of flags (| `--flag` | meaning |) against its --help."""
-    sections = re.split(r"\n### ", README)
+    """Each command section's table of flags (| `--flag` | meaning |) in docs/cli.md against its
+    --help, and every command has its section."""
+    sections = re.split(r"\n### ", CLI)
+    titled = {re.match(r"`([a-z-]+)`", section).group(1) for section in sections
+              if re.match(r"`([a-z-]+)`", section)}
+    assert set(COMMANDS) <= titled
     for section in sections:
         title = re.match(r"`([a-z-]+)`", section)
         if not title or title.group(1) not in COMMANDS:
@@ -141,7 +148,7 @@ def test_the_flag_tables_name_only_real_flags():
         rows = re.findall(r"^\| (`-.*?) \|", section, flags=re.M)
         for row in rows:
             for flag in re.findall(r"`(--?[a-z][a-z0-9_-]*)", row):
-                assert flag in help_text, f"README {command}: {flag} is not in --help"
+                assert flag in help_text, f"docs/cli.md {command}: {flag} is not in --help"
 
 
 def _free_ports(count):
@@ -186,7 +193,7 @@ def test_the_training_config_example_parses_as_pasted(tmp_path):
 
     from gambler.training.config import load_config
 
-    block = re.search(r"## Training configs.*?```yaml\n(.*?)```", README, flags=re.S).group(1)
+    block = re.search(r"## Training configs.*?```yaml\n(.*?)```", PROFILES, flags=re.S).group(1)
     (tmp_path / "example.yaml").write_text(block)
     config = load_config(tmp_path / "example.yaml")
     assert config.lbr["actions"] == "C,C,FCPA,FCPA"
@@ -195,12 +202,12 @@ def test_the_training_config_example_parses_as_pasted(tmp_path):
 
 
 def test_the_exploiter_example_reads_as_its_comments_say():
-    """The README's exploiter file parses as pasted, and its rules are the ones its comments
+    """docs/profiles.md's exploiter file parses as pasted, and its rules are the ones its comments
     describe."""
     from gambler.bot.exploiters import ALL_IN_SIZE, NEVER, parse_exploiter
 
-    block = re.search(r"## Exploiters.*?```yaml\n(.*?)```", README, flags=re.S).group(1)
-    exploiter = parse_exploiter(block, "README.md")
+    block = re.search(r"## Exploiters.*?```yaml\n(.*?)```", PROFILES, flags=re.S).group(1)
+    exploiter = parse_exploiter(block, "docs/profiles.md")
     preflop, flop = exploiter.block(0, 0), exploiter.block(1, 1)
     assert exploiter.block(0, 0) == exploiter.block(1, 0) and flop == exploiter.block(0, 3)
     assert [rule.up_to for rule in preflop.facing][0] == 4.5
