@@ -355,7 +355,7 @@ def test_a_run_resumed_across_a_search_continues_exactly(tmp_path, monkeypatch):
 
     # The same run killed as its second search starts (after step 2), resumed and killed again
     # in step 3 just after that search was checkpointed, then resumed to the end: the last
-    # session searches once, before step 5, and the run is the straight one.
+    # invocation searches once, before step 5, and the run is the straight one.
     original_search = anneal.search_exploiter
     original_step = Trainer._objective_difference
     searches = []

@@ -487,7 +487,7 @@ def test_an_adjusted_account_charges_an_all_in_its_equity_not_the_run_out():
 
 
 def test_the_shipped_default_charges_its_counters_by_equity_and_gives_them_two_chances_of_50():
-    """The shipped `default` (sessions 31, 34 and 35): its model's own hands are counted all-in
+    """The shipped `default` (0.10.0, 0.12.0 and 0.13.0): its model's own hands are counted all-in
     adjusted, each at no less than -50 big blinds (`counted_loss: 50`), with an allowance of 250
     big blinds, so a counter plays while that count of its hands stands at -50 big blinds (a
     stack less 250) or better; with two chances, the counter that takes the slot after a fall
@@ -496,7 +496,7 @@ def test_the_shipped_default_charges_its_counters_by_equity_and_gives_them_two_c
     hand 500 on (1,500 hands of deal seed 34), which calls it with its strong hands: the first
     counter falls and is out until hand 1,000, where the second chance lets the model play
     again. Each part of the rule decides hands here: one chance, the adjusted account counted
-    in full, and the raw one with an allowance of 400 (sessions 22-30) would have played or
+    in full, and the raw one with an allowance of 400 (0.7.0 to 0.9.0) would have played or
     refused other hands."""
     chosen = load_portfolio("default")
     deal_set = compute_deal_set(seed=34, first_deal=0, count=750)
@@ -546,12 +546,12 @@ def test_the_shipped_default_floor_keeps_an_even_all_in_counter_playing():
 
 
 def test_the_shipped_default_scores_each_counter_half_against_default_v2():
-    """The shipped `default` (session 32): each counter is searched for the best mixture, half
+    """The shipped `default` (since 0.11.0): each counter is searched for the best mixture, half
     what it wins against the fitted model and half what it wins against `default-v2` (README,
     "Portfolios", guards), so it keeps the model's leaks where sound play does not punish them.
     Its refresh, cut to the starts alone on 100 of its deals (no step), reports the score it
     keeps its counter by, each half played on the search's deals as the engine plays them, and
-    the counter is the start of the best such score. The session-31 file (no guards) reports no
+    the counter is the start of the best such score. The 0.10.0 file (no guards) reports no
     such score, and a guard weight of 0.75 another one: both fail here."""
     from dataclasses import replace
 

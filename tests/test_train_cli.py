@@ -236,8 +236,8 @@ def test_no_lbr_report_skips_the_final_lbr_measurement(tmp_path, capsys, stubs):
 
 def test_training_seconds_is_the_whole_wall_time_of_every_session(tmp_path, capsys, stubs,
                                                                   monkeypatch):
-    # Session 1: the set-up computes the training and validation deals (SETUP_SLEEP each), then
-    # step 2 is interrupted (Ctrl-C): the checkpoint keeps the session's wall time.
+    # The first invocation: the set-up computes the training and validation deals (SETUP_SLEEP each), then
+    # step 2 is interrupted (Ctrl-C): the checkpoint keeps the invocation's wall time.
     calls = []
 
     class Interrupting(StubBackend):
@@ -256,7 +256,7 @@ def test_training_seconds_is_the_whole_wall_time_of_every_session(tmp_path, caps
     wall = json.loads((tmp_path / "run" / "checkpoint.json").read_text())["wall"]
     # training deals, validation deals, fresh set 1 (step 1's re-scoring): SETUP_SLEEP each
     assert 3 * SETUP_SLEEP <= wall <= first_session
-    # Session 2: fresh set 2 and the LBR report are new (SETUP_SLEEP each); the rest is cached.
+    # The second invocation: fresh set 2 and the LBR report are new (SETUP_SLEEP each); the rest is cached.
     monkeypatch.setattr(evaluate, "Backend", lambda workers=1, scheduler=None: StubBackend(0.5))
     started = time.perf_counter()
     code, out, err = train(capsys, "--resume", tmp_path / "run", "--json")

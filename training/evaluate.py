@@ -82,7 +82,7 @@ def score_matches(pair_chips: np.ndarray, big_blind: int, match_deals: int) -> S
     against a bot that learns within a match (a portfolio): the mean over every pair, the 95%
     interval over the matches (each match's mean one number; the hands of a match are not
     independent when the bot learns from them), Student's t at len(matches) - 1 degrees of
-    freedom (`t95`; before session 33, 1.96: for the 7 matches of 20,000 hands, 20% narrower)."""
+    freedom (`t95`)."""
     pairs = pair_chips.astype(np.float64)
     scale = 1000.0 / big_blind / 2
     means = np.array([pairs[start:start + match_deals].mean() * scale
