@@ -17,6 +17,10 @@ import signal
 import threading
 import time
 
+#: The longest `ProcessRefresher.close` waits for each step of winding the pool down (the worker's
+#: exit after it is terminated, then killed; the pool's manager thread).
+CLOSE_WAIT_SECONDS = 5.0
+
 
 class InlineRefresher:
     """Computes each counter when asked, in the caller (tests, scripts): a future already done."""
@@ -86,15 +90,32 @@ class ProcessRefresher:
         return self.pool.submit(refresh_counter, self.game, portfolio, stats, refresh)
 
     def close(self) -> None:
-        """Stop the worker at once. A search under way (the warm-up, a counter nobody will read
-        now) is abandoned, not waited for: shutting the pool down cancels only the work not yet
-        started, and the interpreter joins a running worker at exit, which kept `gambler`
-        from exiting (on a refused connection, for minutes) until the warm-up was done. (The
-        pool's processes: no public way to end them before Python 3.14's `terminate_workers`.)"""
+        """Stop the worker at once, and return only once the pool is wound down.
+
+        A search under way (the warm-up, a counter nobody will read now) is abandoned, not waited
+        for: shutting the pool down cancels only the work not yet started, and the interpreter
+        joins a running worker at exit, which kept `gambler` from exiting (on a refused
+        connection, for minutes) until the warm-up was done. So the worker is terminated (killed
+        if it has not exited within `CLOSE_WAIT_SECONDS`) and joined; then the pool's manager
+        thread, which winds the pool down once it sees the worker gone (its queues, its wakeup
+        pipe), is joined too (up to `CLOSE_WAIT_SECONDS`). Returning before it had finished let
+        the interpreter's exit race it: up to Python 3.12, `concurrent.futures`' exit hook
+        writes to that pipe without the lock its closing takes, and a close between its check
+        and its write printed "Exception ignored in: <module 'threading'>" after the player's
+        last line. (The pool's processes and thread: no public way to reach them before Python
+        3.14's `terminate_workers`.)"""
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(CLOSE_WAIT_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join(CLOSE_WAIT_SECONDS)
+        if manager is not None:
+            manager.join(CLOSE_WAIT_SECONDS)
 
 
 def refresher_for(game, portfolio):

@@ -16,7 +16,9 @@ stdout):
 
 How it treats lines it cannot read (`protocol.client`, rules 5 and 6): the first line must be a
 state that parses under `--game`; later, a malformed line is skipped with one warning, and
-`MAX_UNREADABLE_STATES` (3) states in a row that do not parse stop the match, naming `--game`.
+`MAX_UNREADABLE_STATES` (3) states in a row that do not parse stop the match, naming `--game`, as
+does one that may be its turn when the dealer then sends nothing for `STALL_SECONDS` (5): a
+limit dealer's first raise, read under the no-limit default.
 A `--log` that cannot be written is refused before connecting, and a write that fails during the
 match (a full disk) stops it; both name the file.
 """
@@ -29,7 +31,8 @@ import time
 import click
 
 from gambler.cli import EXIT_INTERRUPTED, SEED, check_output_path, debug_option, fail, run
-from gambler.protocol.client import MAX_UNREADABLE_STATES, DealerConnection, play_match
+from gambler.protocol.client import (MAX_UNREADABLE_STATES, STALL_SECONDS, DealerConnection,
+                                     play_match)
 from gambler.protocol.errors import (GameDefinitionError, NotADealerError, ProtocolError,
                                      UnreadableStateError)
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
@@ -65,7 +68,8 @@ class ProfileOption(click.Option):
 @click.option("--game", "game_file", default=DEFAULT_GAME, show_default=True, metavar="FILE",
               help="ACPC game definition (a path or a shipped name). The dealer's first state, "
                    f"or {MAX_UNREADABLE_STATES} in a row, that do not parse under it stop the "
-                   "match; a single malformed line later is skipped with a warning.")
+                   f"match, as does one on the bot's turn then {STALL_SECONDS:g} s of silence; "
+                   "a single malformed line later is skipped with a warning.")
 @click.option("--samples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Monte Carlo win rates with N deals instead of exact ones.")
 @click.option("--seed", type=SEED, default=0, show_default=True,

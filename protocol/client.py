@@ -15,10 +15,14 @@ Lines that cannot be read (our additions; the ACPC client has no such rules):
 5. Before the first state: a line that is not a MATCHSTATE line stops the match at once
    (`NotADealerError`: the other side is not an ACPC dealer), and so does a MATCHSTATE line that
    does not parse under our game (`UnreadableStateError`: the dealer plays another game).
-6. After it, a malformed line is reported and skipped: one garbled line does not end a match. If
-   it was our turn, the dealer's clock ends the match. `MAX_UNREADABLE_STATES` (3) MATCHSTATE
-   lines in a row that do not parse stop it (`UnreadableStateError`), the last one unreported:
-   a dealer that sends those plays another game.
+6. After it, a malformed line is reported and skipped: one garbled line does not end a match.
+   `MAX_UNREADABLE_STATES` (3) MATCHSTATE lines in a row that do not parse stop it
+   (`UnreadableStateError`), the last one unreported: a dealer that sends those plays another
+   game. So does one that may be our turn (its action letters do not show the other seat to act
+   or the hand over) if the dealer then sends nothing for `STALL_SECONDS` (5): it waits for our
+   answer to a state we cannot read, as a dealer of another game does at its first raise (a
+   limit hand's first state reads the same under a no-limit game). Such a line is reported only
+   once the dealer sends on.
 
 `LineReader` (also used by the dealer) does the line framing; `play_match` the loop, with the
 decision left to a callback, so that this module knows nothing of any strategy.
@@ -26,6 +30,7 @@ decision left to a callback, so that this module knows nothing of any strategy.
 
 from __future__ import annotations
 
+import re
 import select
 import socket
 import time
@@ -43,6 +48,9 @@ MAX_LINE_BYTES = 1 << 16
 #: MATCHSTATE lines in a row that do not parse under the game, after the first state, at which
 #: `play_match` stops instead of skipping them (the first state stops it at once).
 MAX_UNREADABLE_STATES = 3
+#: Seconds of silence after an unreadable MATCHSTATE line that may be our turn at which
+#: `play_match` stops: the dealer is waiting for an answer we cannot give.
+STALL_SECONDS = 5.0
 
 
 class LineReader:
@@ -97,8 +105,9 @@ class DealerConnection:
     def send_version(self) -> None:
         self.send_line(VERSION_LINE)
 
-    def read_line(self) -> str:
-        return self.reader.read_line()
+    def read_line(self, timeout: float | None = None) -> str:
+        """The next line; `LineTimeout` if `timeout` seconds pass first (None: no limit)."""
+        return self.reader.read_line(timeout)
 
     def close(self) -> None:
         try:
@@ -136,17 +145,27 @@ def play_match(connection: DealerConnection, game: Game,
     leaves this function. Unreadable lines follow rules 5 and 6 of the module docstring: before
     the first state they raise (`NotADealerError`, `UnreadableStateError`); after it they are
     reported and skipped, unless `MAX_UNREADABLE_STATES` MATCHSTATE lines in a row do not parse,
-    which raises `UnreadableStateError` without reporting the last one.
+    or the dealer sends nothing for `STALL_SECONDS` after one that may be our turn, which raise
+    `UnreadableStateError` without reporting the last one.
     """
     events = events or MatchEvents()
     unreadable_states = 0  # MATCHSTATE lines in a row that did not parse
+    awaiting = None  # (line, error): an unreadable state that may be our turn, not yet reported
     while True:
         try:
-            line = connection.read_line()
+            line = (connection.read_line() if awaiting is None
+                    else connection.read_line(timeout=STALL_SECONDS))
         except ConnectionClosed:
+            _report_bad_line(events, awaiting)
             return events
+        except LineTimeout:
+            raise UnreadableStateError(
+                f"cannot read the dealer's state, and it has sent nothing for "
+                f"{STALL_SECONDS:g} s since (it waits for our answer): {awaiting[1]}") from None
         if not line or line[0] in "#;":
             continue
+        _report_bad_line(events, awaiting)
+        awaiting = None
         try:
             state = parse_matchstate(game, line)
         except ProtocolError as error:
@@ -163,8 +182,10 @@ def play_match(connection: DealerConnection, game: Game,
                     raise UnreadableStateError(
                         f"cannot read the dealer's state {unreadable_states} times in a row, "
                         f"the last: {error}") from None
-            if events.on_bad_line:
-                events.on_bad_line(line, error)
+                if may_be_our_turn(game, line):
+                    awaiting = (line, error)
+                    continue
+            _report_bad_line(events, (line, error))
             continue
         unreadable_states = 0
         if events.last_state is None and events.on_first_state:
@@ -189,6 +210,41 @@ def play_match(connection: DealerConnection, game: Game,
         events.answered += 1
 
 
+def _report_bad_line(events: MatchEvents, bad: tuple[str, ProtocolError] | None) -> None:
+    """Report a skipped line `(line, error)` to `events.on_bad_line` (nothing if `bad` is None)."""
+    if bad is not None and events.on_bad_line:
+        events.on_bad_line(*bad)
+
+
+_ACTION_LETTERS = re.compile(r"[fcr][0-9]*")
+
+
+def may_be_our_turn(game: Game, line: str) -> bool:
+    """Whether the dealer may await our answer to a MATCHSTATE `line` that does not parse.
+
+    False only when the line shows otherwise from its position and its action letters alone (no
+    sizes, no cards: what another game's line still tells): a fold; the final round closed (a
+    call that is not the round's first action); the other seat to act in the last round, heads-up
+    seats alternating from the round's first player. True when in doubt: more than two players,
+    a position, round or character the letters do not explain.
+    """
+    fields = line.split(":")
+    if game.num_players != 2 or len(fields) != 5 or fields[1] not in ("0", "1"):
+        return True
+    rounds = fields[3].split("/")
+    if len(rounds) > game.num_rounds or any(
+            _ACTION_LETTERS.sub("", betting) for betting in rounds):
+        return True
+    letters = [_ACTION_LETTERS.findall(betting) for betting in rounds]
+    if any(action[0] == "f" for actions in letters for action in actions):
+        return False
+    last = letters[-1]
+    if len(last) > 1 and last[-1][0] == "c":  # the round closed with no '/' after it
+        return len(rounds) < game.num_rounds  # the final round: the hand is over
+    to_act = (game.first_player[len(rounds) - 1] + len(last)) % 2
+    return to_act == int(fields[1])
+
+
 def _shown(line: str, limit: int = 80) -> str:
     """A line as quoted in a message: its repr, cut to about `limit` characters."""
     if len(line) <= limit:
@@ -197,4 +253,5 @@ def _shown(line: str, limit: int = 80) -> str:
 
 
 __all__ = ["DealerConnection", "LineReader", "ConnectionClosed", "LineTimeout", "MatchEvents",
-           "play_match", "VERSION_LINE", "MAX_UNREADABLE_STATES"]
+           "play_match", "may_be_our_turn", "VERSION_LINE", "MAX_UNREADABLE_STATES",
+           "STALL_SECONDS"]

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from acpc_support import NOLIMIT
+from acpc_support import LIMIT, NOLIMIT, LocalMatch, replay_player
 from gambler.bot.strategies import RandomStrategy, load_strategy
 from gambler.protocol import BettingState, load_game, parse_matchstate
 from gambler.protocol.matchstate import parse_reply_action
@@ -273,6 +273,95 @@ def test_three_unreadable_states_in_a_row_stop_the_match_naming_the_game():
         "gambler: error: cannot read the dealer's state 3 times in a row, the last: "
         "'MATCHSTATE:0:3:r:AsAh|': betting 'r': raise 'r' needs a size; is the dealer playing "
         "the game of --game (holdem.nolimit.2p.reverse_blinds.game)?"]
+
+
+def dealer_options(tmp_path, game_file, hands, **changes):
+    """The in-process dealer's options for a match of `hands` hands, seat 1 the bot under test."""
+    from gambler.protocol.dealer import DealerOptions
+
+    return DealerOptions(match_name=str(tmp_path / "m"), game_file=game_file,
+                         game=load_game(game_file), hands=hands, seed=3, names=["bot", "other"],
+                         quiet=True, **changes)
+
+
+def test_a_no_limit_bot_at_a_limit_dealer_stops_within_seconds_naming_the_game(tmp_path):
+    # The real dealer plays limit, the bot is left on its no-limit default. A limit hand's first
+    # state reads the same under both games, so the match begins; the other seat's first raise
+    # ('r', no size) is a state the bot cannot read, on its turn, and the dealer then waits for
+    # its answer (here up to 60 s): the bot stops STALL_SECONDS (5) later, naming --game.
+    from gambler.protocol.betting import CALL_ACTION, RAISE, Action
+
+    limit = load_game(LIMIT)
+    match = LocalMatch(dealer_options(tmp_path, LIMIT, hands=100, t_response_ms=60_000))
+    match.add_player(1, replay_player(limit, lambda state: Action(RAISE)
+                                      if state.betting.legal_actions().can_raise
+                                      else CALL_ACTION))
+    dealer = threading.Thread(target=match.run, daemon=True)
+    dealer.start()
+    bot = subprocess.Popen(gambler("127.0.0.1", str(match.ports[0])), stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        first = bot.stderr.readline()  # "gambler: playing ...": its first state was read
+        began = time.monotonic()
+        rest = bot.stderr.read().splitlines()
+        code = bot.wait(timeout=120)
+        seconds = time.monotonic() - began
+    finally:
+        bot.kill()
+        bot.wait()
+    dealer.join(30)
+    assert first.startswith("gambler: playing default with exact win rates at 127.0.0.1:")
+    assert code == 1 and seconds < 20, (code, seconds)  # not the dealer's 60 s
+    assert [line for line in rest if "--game" in line] == [rest[-1]]
+    assert rest[-1].startswith("gambler: error: cannot read the dealer's state, and it has sent "
+                               "nothing for 5 s since (it waits for our answer): "
+                               "'MATCHSTATE:0:0:r:")
+    assert rest[-1].endswith("': betting 'r': raise 'r' needs a size; is the dealer playing the "
+                             "game of --game (holdem.nolimit.2p.reverse_blinds.game)?")
+    assert rest[-2].startswith("gambler: 0 hands, +0 chips")  # the summary: the match had begun
+    assert not [line for line in rest if "warning" in line or "Traceback" in line]
+    assert match.status == 1 and "could not get action from seat 1: the connection closed" in \
+        match.stderr.getvalue()
+
+
+def test_one_garbled_line_from_the_real_dealer_is_skipped_and_the_match_played_out(tmp_path,
+                                                                                   monkeypatch):
+    # The real dealer, made to send the bot once an extra, garbled copy of a state where it is
+    # the bot's turn (in hand 1, just before the state itself): the copy may be the bot's turn,
+    # but the dealer sends on at once, so it is skipped with one warning; the bot answers the
+    # state and plays every hand.
+    from gambler.protocol.betting import CALL_ACTION
+    from gambler.protocol.dealer import Dealer
+
+    garbled = []
+    send = Dealer._send
+
+    def send_with_one_garbled_copy(dealer, seat, line):
+        if seat == 0 and not garbled:
+            view = parse_matchstate(dealer.game, line)
+            if view.hand == 1 and view.is_our_turn:
+                garbled.append(line + "Zz")
+                send(dealer, seat, garbled[0])
+        return send(dealer, seat, line)
+
+    monkeypatch.setattr(Dealer, "_send", send_with_one_garbled_copy)
+    match = LocalMatch(dealer_options(tmp_path, NOLIMIT, hands=10))
+    match.add_player(1, replay_player(GAME, lambda state: CALL_ACTION))
+    bot = subprocess.Popen(gambler("127.0.0.1", str(match.ports[0]), "--params", "seed"),
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        status = match.run()
+        _, errors = bot.communicate(timeout=120)
+    finally:
+        bot.kill()
+        bot.wait()
+    lines = errors.splitlines()
+    assert status == 0 and bot.returncode == 0, (match.stderr.getvalue(), lines)
+    assert len(garbled) == 1 and lines[0].startswith("gambler: playing seed")
+    assert lines[1].startswith(f"gambler: warning: skipped a malformed line: {garbled[0]!r}: "
+                               "cards ")
+    assert lines[2].startswith("gambler: 10 hands, ")
+    assert lines[2].endswith("; 1 malformed lines skipped, 0 bad decisions") and len(lines) == 3
 
 
 @pytest.mark.parametrize("lines, message", [

@@ -6,12 +6,13 @@ import time
 
 import pytest
 
-from acpc_support import NOLIMIT, transcript
-from gambler.protocol import Action, load_game, raise_to
+from acpc_support import LIMIT, NOLIMIT, transcript
+from gambler.protocol import Action, ProtocolError, load_game, parse_matchstate, raise_to
 from gambler.protocol.errors import NotADealerError, UnreadableStateError
+from gambler.protocol import client
 from gambler.protocol.client import (MAX_UNREADABLE_STATES, VERSION_LINE, ConnectionClosed,
                                      DealerConnection, LineReader, LineTimeout, MatchEvents,
-                                     play_match)
+                                     may_be_our_turn, play_match)
 
 GAME = load_game(NOLIMIT)
 
@@ -39,12 +40,14 @@ def test_read_times_out():
 
 
 class FakeDealer:
-    """Listens once, records what the client sends, and plays back given lines."""
+    """Listens once, records what the client sends, and plays back given lines (a number among
+    them: that many seconds of silence); then hangs up, or with `hold` waits for the client to."""
 
-    def __init__(self, lines):
+    def __init__(self, lines, hold=False):
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
         self.lines = lines
+        self.hold = hold
         self.received = []
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -55,9 +58,14 @@ class FakeDealer:
             reader = LineReader(connection)
             self.received.append(reader.read_line(timeout=5))  # the version
             for line in self.lines:
+                if not isinstance(line, str):
+                    time.sleep(line)
+                    continue
                 connection.sendall(line.encode() + b"\r\n")
                 if line.startswith("MATCHSTATE") and self._expects_answer(line):
                     self.received.append(reader.read_line(timeout=5))
+            while self.hold:
+                self.received.append(reader.read_line(timeout=60))
         except (ConnectionClosed, OSError):
             pass  # the client stopped: the test checks what it received until then
         finally:
@@ -73,8 +81,8 @@ class FakeDealer:
             return False
 
 
-def run_client(lines, decide, events=None):
-    dealer = FakeDealer(lines)
+def run_client(lines, decide, events=None, hold=False):
+    dealer = FakeDealer(lines, hold)
     with DealerConnection("127.0.0.1", dealer.port) as connection:
         connection.send_version()
         events = play_match(connection, GAME, decide, events or MatchEvents())
@@ -158,6 +166,60 @@ def test_unreadable_states_in_a_row_stop_the_client():
     assert str(error.value).startswith(
         "cannot read the dealer's state 3 times in a row, the last: 'MATCHSTATE:1:3:cr:|3c6h'")
     assert bad == [unreadable[0], "garbage", unreadable[1]]
+
+
+def test_silence_after_an_unreadable_state_on_our_turn_stops_the_client(monkeypatch):
+    # A limit dealer's raise read under no-limit: our turn by its letters (the small blind
+    # called, the big blind raised), and the dealer, waiting for our answer, sends nothing more.
+    # Stopped STALL_SECONDS later; the line is not reported as skipped: the error says it all.
+    monkeypatch.setattr(client, "STALL_SECONDS", 0.2)
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    with pytest.raises(UnreadableStateError) as error:
+        run_client(["MATCHSTATE:1:0::|3c6h", "MATCHSTATE:1:0:cr:|3c6h"],
+                   lambda state: Action("c"), events, hold=True)
+    assert str(error.value) == (
+        "cannot read the dealer's state, and it has sent nothing for 0.2 s since (it waits for "
+        "our answer): 'MATCHSTATE:1:0:cr:|3c6h': betting 'cr': raise 'r' needs a size")
+    assert bad == []
+
+
+def test_silence_after_an_unreadable_state_on_the_others_turn_is_waited_out(monkeypatch):
+    # Our raise echoed without its size, the other seat to act: it may think as long as the
+    # dealer lets it (here five times STALL_SECONDS); the line is skipped when the dealer sends
+    # again, and the match goes on.
+    monkeypatch.setattr(client, "STALL_SECONDS", 0.2)
+    bad = []
+    events = MatchEvents(on_bad_line=lambda line, error: bad.append(line))
+    received, events = run_client(
+        ["MATCHSTATE:1:0::|3c6h", "MATCHSTATE:1:0:r:|3c6h", 1.0, "MATCHSTATE:1:0:r300r900:|3c6h"],
+        lambda state: Action("c") if state.betting.actions[0] else raise_to(300), events)
+    assert bad == ["MATCHSTATE:1:0:r:|3c6h"]
+    assert received == [VERSION_LINE, "MATCHSTATE:1:0::|3c6h:r300",
+                        "MATCHSTATE:1:0:r300r900:|3c6h:c"]
+
+
+@pytest.mark.parametrize("game, line, expected", [
+    # A limit line under no-limit: the river after check, raise; the big blind (0) acts first.
+    (NOLIMIT, "MATCHSTATE:0:0:cc/cc/cc/cr:8s2h|/7hAdTd/4s/Kc", True),
+    (NOLIMIT, "MATCHSTATE:1:0:cc/cc/cc/cr:|Kd5c/7hAdTd/4s/Kc", False),
+    (NOLIMIT, "MATCHSTATE:0:0:r:4cKs|", True),        # preflop: the small blind (1) first
+    (NOLIMIT, "MATCHSTATE:1:0:r:|4cKs", False),
+    (NOLIMIT, "MATCHSTATE:1:0:rf:|4cKs", False),      # a fold: the hand is over
+    (NOLIMIT, "MATCHSTATE:0:0:cc/cc/cc/rc:8s2h|/7hAdTd/4s/Kc", False),  # the river closed
+    (NOLIMIT, "MATCHSTATE:0:0:rc:4cKs|", True),       # closed, no '/' after it: cannot tell
+    (NOLIMIT, "MATCHSTATE:1:0:zz:|4cKs", True),       # letters that are not actions
+    (NOLIMIT, "MATCHSTATE:x:0:r:4cKs|", True),        # no position
+    # A no-limit line under limit.
+    (LIMIT, "MATCHSTATE:0:0:r300:4cKs|", True),
+    (LIMIT, "MATCHSTATE:1:0:r300:|4cKs", False),
+])
+def test_an_unreadable_states_turn_is_told_from_its_letters_or_else_assumed(game, line,
+                                                                            expected):
+    game = load_game(game)
+    with pytest.raises(ProtocolError):
+        parse_matchstate(game, line)
+    assert may_be_our_turn(game, line) is expected
 
 
 def test_connection_errors_are_gambler_errors_but_not_bad_input():

@@ -80,3 +80,45 @@ def test_a_player_that_closes_its_refresher_exits_without_waiting_for_the_search
         assert player.wait(timeout=60) == 0  # not the 120 s of the search
     finally:
         player.kill()
+
+
+EXITING = textwrap.dedent("""
+    import threading, time
+    from concurrent.futures import process
+    from gambler.adaptive.live import ProcessRefresher
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.protocol.gamedef import load_game
+
+    def slow_wakeup(self):
+        # Python 3.11's `_ThreadWakeup.wakeup`, with the window a preemption opens between its
+        # check that the pipe is open and its write widened at exit, so that a manager thread
+        # still winding the pool down closes the pipe inside it.
+        if not self._closed:
+            if exiting:
+                time.sleep(0.5)
+            self._writer.send_bytes(b"")
+
+    if __name__ == "__main__":
+        exiting = False
+        process._ThreadWakeup.wakeup = slow_wakeup
+        refresher = ProcessRefresher(load_game(), resolve_strategy("adaptive"))
+        while not refresher.warming.running():
+            time.sleep(0.01)
+        refresher.close()  # the warm-up under way
+        print(*sorted(thread.name for thread in threading.enumerate()), flush=True)
+        exiting = True
+""")
+
+
+def test_a_closed_refresher_leaves_nothing_for_the_interpreters_exit_to_race(tmp_path):
+    """`close` returns once the pool's manager thread has wound the pool down (its pipe closed),
+    so the exit hook of `concurrent.futures` finds nothing to wake: the player's stderr ends with
+    its own last line, never "Exception ignored in: <module 'threading'>" (`gambler` against a
+    server that sends no state printed that now and then)."""
+    script = tmp_path / "exiting.py"
+    script.write_text(EXITING)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["MainThread"]  # no manager thread, no queue feeder left
+    assert result.stderr == ""
