@@ -35,7 +35,7 @@ import numba.extending
 from gambler import __version__, caches
 
 _JITTED_PACKAGES = ("gambler", "gambler.evaluator", "gambler.protocol", "gambler.bot",
-                    "gambler.training", "gambler.games")
+                    "gambler.training", "gambler.games", "gambler.solver")
 
 
 def _package_folder(package: str) -> Path:

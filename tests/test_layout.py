@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("bot", "protocol", "evaluator", "training", "games", "adaptive", "configs")
+FOLDERS = ("bot", "protocol", "evaluator", "training", "games", "adaptive", "solver", "configs")
 
 
 def imported_names(path: Path):
@@ -36,6 +36,7 @@ def test_arrows_point_one_way():
     `training` nothing of `adaptive` (the README's layout)."""
     above = {"protocol": ("bot", "training", "adaptive"),
              "evaluator": ("bot", "training", "adaptive"),
+             "solver": ("bot", "training", "adaptive"),
              "bot": ("training", "adaptive"), "training": ("adaptive",)}
     wrong = [f"{path.relative_to(ROOT)}: import {name}"
              for folder, forbidden in above.items()

@@ -1,0 +1,295 @@
+"""External-sampling Monte Carlo CFR with discounting, and exact best responses, in numba.
+
+The abstract game is a betting tree (`solver.betting`) and a chance model that gives each deal
+as the two positions' bucket per round and the showdown's result (`solver.deals`). An information
+set is (decision node n, the acting position's bucket b in n's round); its actions are n's
+children. Tables are flat: the entry of action a at (n, b) is
+
+    offset[n] + b * child_count[n] + a,
+
+with offset[n] laid out by `table_offsets` (decision nodes in index order, each taking
+buckets[round] * child_count entries). Two tables: cumulative regrets R and the strategy sum S.
+
+One iteration (Lanctot et al. 2009, external sampling) samples one deal and traverses the tree
+once for each position i (the traverser): at i's nodes every action is explored and
+R(I, a) += v(I, a) - v(I), where v is the sampled counterfactual value (chance and the opponent
+sampled, so no reach weights appear); at the opponent's nodes one action is sampled from its
+current strategy sigma (regret matching: positive regrets normalised, uniform if none), and
+S(I, .) += sigma(I, .) ("stochastically weighted averaging": the opponent's sampled visits carry
+its reach). Terminal values are chips for the traverser.
+
+Batches and determinism. Iterations run in batches; a batch is split into `chunks` streams that
+run in parallel. Each stream reads the tables as they were at the batch's start plus its own
+changes so far (dR_c, dS_c), so with one chunk a batch is plain sequential MCCFR, and with any
+number of cores the result depends only on the seed, the batch size and the chunk count: after
+the batch, R += sum_c dR_c and S += sum_c dS_c in chunk order. Each stream's random numbers come
+from SplitMix64 seeded by (seed, batch, chunk).
+
+Discounting (Brown and Sandholm 2019) after batch t = 1, 2, ...: positive regrets are multiplied
+by t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1), the strategy sum by
+(t / (t + 1))^gamma. Linear CFR is alpha = beta = gamma = 1 (every batch weighs in proportion to
+its number); DCFR's recommended alpha = 1.5, beta = 0, gamma = 2; none leaves the sums plain.
+
+Best response (`best_response_value`) on a finite, equally likely deal list: the responder's
+information sets are decided from the leaves up, each taking the action of highest
+counterfactual value sum_d [bucket_i(d) = b] * pi_opp(d, n) * v(d, n a), with v computed
+under the decisions below (and the opponent's average strategy). With perfect recall (the
+lossless buckets of `deals.lossless_deals`, or buckets that encode the whole bucket sequence)
+this is the exact best response; with imperfect recall it is the value of one particular
+response, a lower bound.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange, uint64
+
+from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.jit import helper, njit
+from gambler.solver.betting import DECISION, FOLD_END
+
+NO_DISCOUNT, LINEAR, DISCOUNTED = 0, 1, 2
+WEIGHTINGS = {"none": NO_DISCOUNT, "linear": LINEAR, "dcfr": DISCOUNTED}
+MAX_DEPTH = 256
+
+
+def table_offsets(kind: np.ndarray, round_: np.ndarray, child_count: np.ndarray,
+                  bucket_counts: np.ndarray) -> tuple[np.ndarray, int]:
+    """offset[n] for each decision node (-1 elsewhere) and the table's total size."""
+    offsets = np.full(kind.shape[0], -1, dtype=np.int64)
+    total = 0
+    for node in range(kind.shape[0]):
+        if kind[node] == DECISION:
+            offsets[node] = total
+            total += int(bucket_counts[round_[node]]) * int(child_count[node])
+    return offsets, total
+
+
+@helper
+def _next(state):
+    """One SplitMix64 step on state[0]; a uniform float in [0, 1)."""
+    state[0] += GOLDEN_GAMMA
+    return (mix64(state[0]) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@helper
+def _below(state, n):
+    """A uniform integer in 0..n-1."""
+    return min(int(_next(state) * n), n - 1)
+
+
+@helper
+def _matched(regrets, deltas, base, count, out):
+    """Regret matching at one information set into out[:count] (R + dR, positive part)."""
+    total = 0.0
+    for a in range(count):
+        value = regrets[base + a] + deltas[base + a]
+        out[a] = value if value > 0.0 else 0.0
+        total += out[a]
+    if total > 0.0:
+        for a in range(count):
+            out[a] /= total
+    else:
+        for a in range(count):
+            out[a] = 1.0 / count
+
+
+@helper
+def _terminal_value(kind, payoff0, node, result, traverser):
+    value = payoff0[node] if kind[node] == FOLD_END else payoff0[node] * result
+    return value if traverser == 0 else -value
+
+
+@helper
+def _traverse(traverser, kind, player, round_, child_start, child_count, children, payoff0,
+              offsets, regrets, d_regrets, d_strategy, deal_buckets, result, sigmas, values,
+              frame_node, frame_next, state):
+    """The sampled counterfactual value of the root for `traverser` (external sampling), its
+    regret and strategy updates made into d_regrets and d_strategy.
+
+    Depth first with an explicit stack (numba cannot load a cached recursive function): a frame
+    per traverser node on the path holds its strategy (sigmas), its children's values so far
+    (values) and the next child to explore; the opponent's nodes need none, one child is drawn
+    and the walk goes on."""
+    depth = 0
+    node = 0
+    while True:
+        # Down from `node` to a terminal, opening a frame at each traverser node.
+        while kind[node] == DECISION:
+            acting = player[node]
+            count = child_count[node]
+            base = offsets[node] + deal_buckets[acting, round_[node]] * count
+            sigma = sigmas[depth]
+            _matched(regrets, d_regrets, base, count, sigma)
+            if acting == traverser:
+                frame_node[depth] = node
+                frame_next[depth] = 0
+                depth += 1
+                node = children[child_start[node]]
+                continue
+            for a in range(count):
+                d_strategy[base + a] += sigma[a]
+            draw = _next(state)
+            chosen = count - 1
+            cumulative = 0.0
+            for a in range(count):
+                cumulative += sigma[a]
+                if draw < cumulative:
+                    chosen = a
+                    break
+            node = children[child_start[node] + chosen]
+        value = _terminal_value(kind, payoff0, node, result, traverser)
+        # Up: hand the value to the innermost frame; close frames whose children are all done.
+        while depth > 0:
+            frame = depth - 1
+            parent = frame_node[frame]
+            values[frame, frame_next[frame]] = value
+            frame_next[frame] += 1
+            count = child_count[parent]
+            if frame_next[frame] < count:
+                node = children[child_start[parent] + frame_next[frame]]
+                break
+            sigma = sigmas[frame]
+            expected = 0.0
+            for a in range(count):
+                expected += sigma[a] * values[frame, a]
+            base = offsets[parent] + deal_buckets[traverser, round_[parent]] * count
+            for a in range(count):
+                d_regrets[base + a] += values[frame, a] - expected
+            value = expected
+            depth -= 1
+        else:
+            return value
+
+
+@njit(parallel=True)
+def finite_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
+                 regrets, d_regrets, d_strategy, seed, batch, iterations, deal_buckets,
+                 deal_result, max_actions):
+    """One batch of `iterations` (split over d_regrets.shape[0] chunks) on a finite deal list:
+    each iteration draws a deal uniformly and traverses for position 0, then 1. Fills the
+    chunks' deltas (zeroed here); `merge_batch` applies them."""
+    chunks = d_regrets.shape[0]
+    deals = deal_result.shape[0]
+    for c in prange(chunks):
+        d_regrets[c, :] = 0.0
+        d_strategy[c, :] = 0.0
+        state = np.empty(1, dtype=np.uint64)
+        state[0] = stream_seed(seed, uint64(batch) * uint64(chunks) + uint64(c))
+        sigmas = np.empty((MAX_DEPTH, max_actions))
+        values = np.empty((MAX_DEPTH, max_actions))
+        frame_node = np.empty(MAX_DEPTH, dtype=np.int64)
+        frame_next = np.empty(MAX_DEPTH, dtype=np.int64)
+        share = iterations // chunks + (1 if c < iterations % chunks else 0)
+        for _ in range(share):
+            deal = _below(state, deals)
+            for traverser in range(2):
+                _traverse(traverser, kind, player, round_, child_start, child_count, children,
+                          payoff0, offsets, regrets, d_regrets[c], d_strategy[c],
+                          deal_buckets[deal], deal_result[deal], sigmas, values, frame_node,
+                          frame_next, state)
+
+
+@njit(parallel=True)
+def merge_batch(regrets, strategy_sum, d_regrets, d_strategy, weighting, batch, alpha, beta,
+                gamma):
+    """R += sum_c dR_c, S += sum_c dS_c (chunk order), then discount after batch `batch`."""
+    size = regrets.shape[0]
+    chunks = d_regrets.shape[0]
+    positive = negative = keep = 1.0
+    t = float(batch)
+    if weighting == LINEAR:
+        positive = negative = keep = t / (t + 1.0)
+    elif weighting == DISCOUNTED:
+        positive = t ** alpha / (t ** alpha + 1.0)
+        negative = t ** beta / (t ** beta + 1.0)
+        keep = (t / (t + 1.0)) ** gamma
+    for i in prange(size):
+        r = regrets[i]
+        s = strategy_sum[i]
+        for c in range(chunks):
+            r += d_regrets[c, i]
+            s += d_strategy[c, i]
+        regrets[i] = r * (positive if r > 0.0 else negative)
+        strategy_sum[i] = s * keep
+
+
+@njit
+def average_policy(kind, round_, child_count, offsets, bucket_counts, strategy_sum):
+    """The average strategy: S normalised per information set (uniform where S is all zero)."""
+    policy = np.empty_like(strategy_sum)
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        count = child_count[node]
+        for bucket in range(bucket_counts[round_[node]]):
+            base = offsets[node] + bucket * count
+            total = 0.0
+            for a in range(count):
+                total += strategy_sum[base + a]
+            for a in range(count):
+                policy[base + a] = strategy_sum[base + a] / total if total > 0 else 1.0 / count
+    return policy
+
+
+@numba.njit(nogil=True)  # not cached: numba cannot load a cached recursive function
+def _br_values(node, responder, kind, player, round_, child_start, child_count, children,
+               payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts):
+    """Per deal: the responder's value below `node` when it best-responds to `policy` (the other
+    position's strategy) and `reach[d]` is the other position's reach of `node` in deal d. With
+    responder = -1 both positions follow `policy` and the value is position 0's."""
+    deals = deal_result.shape[0]
+    out = np.empty(deals)
+    if kind[node] != DECISION:
+        for d in range(deals):
+            value = payoff0[node] if kind[node] == FOLD_END else payoff0[node] * deal_result[d]
+            out[d] = -value if responder == 1 else value
+        return out
+    acting = player[node]
+    count = child_count[node]
+    first = child_start[node]
+    r = round_[node]
+    if acting != responder:
+        out[:] = 0.0
+        child_reach = np.empty(deals)
+        for a in range(count):
+            for d in range(deals):
+                child_reach[d] = reach[d] * policy[offsets[node] + deal_buckets[d, acting, r]
+                                                   * count + a]
+            below = _br_values(children[first + a], responder, kind, player, round_,
+                               child_start, child_count, children, payoff0, offsets, policy,
+                               deal_buckets, deal_result, child_reach, bucket_counts)
+            for d in range(deals):
+                out[d] += policy[offsets[node] + deal_buckets[d, acting, r] * count + a] * below[d]
+        return out
+    buckets = bucket_counts[r]
+    below = np.empty((count, deals))
+    for a in range(count):
+        below[a] = _br_values(children[first + a], responder, kind, player, round_, child_start,
+                              child_count, children, payoff0, offsets, policy, deal_buckets,
+                              deal_result, reach, bucket_counts)
+    totals = np.zeros((buckets, count))
+    for d in range(deals):
+        b = deal_buckets[d, acting, r]
+        for a in range(count):
+            totals[b, a] += reach[d] * below[a, d]
+    best = np.zeros(buckets, dtype=np.int64)
+    for b in range(buckets):
+        for a in range(1, count):
+            if totals[b, a] > totals[b, best[b]]:
+                best[b] = a
+    for d in range(deals):
+        out[d] = below[best[deal_buckets[d, acting, r]], d]
+    return out
+
+
+@numba.njit(nogil=True)  # not cached: it calls the recursive _br_values
+def best_response_value(responder, kind, player, round_, child_start, child_count, children,
+                        payoff0, offsets, policy, deal_buckets, deal_result, bucket_counts):
+    """The responder's expected chips per hand against `policy` (see the module docstring);
+    responder -1: position 0's expected chips when both follow `policy`."""
+    reach = np.ones(deal_result.shape[0])
+    values = _br_values(0, responder, kind, player, round_, child_start, child_count, children,
+                        payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts)
+    return values.mean()

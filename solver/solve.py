@@ -1,0 +1,173 @@
+"""A solve: an abstract game, the MCCFR tables, batches run, checkpoints and the strategy.
+
+`AbstractGame` joins a betting tree (`solver.betting`) and a chance model (`solver.deals`) and
+lays out the tables (`mccfr.table_offsets`). `Solve` holds the cumulative regrets and the strategy
+sum with the number of batches done, and runs further batches (`mccfr` module docstring: the
+result depends on the seed, the batch size and the chunk count only, never on the cores or on
+where a run was interrupted). `save_checkpoint` writes the tables and the count atomically (a
+temporary file, then a rename), so a run killed at any moment resumes from its last checkpoint
+and reaches the same strategy as one never interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gambler.solver import mccfr
+from gambler.solver.betting import DECISION, BettingTree
+from gambler.solver.deals import FiniteDeals
+from gambler.solver.errors import SolverError
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """How MCCFR runs: the weighting (`mccfr.WEIGHTINGS`) with DCFR's exponents, iterations per
+    batch, parallel chunks per batch, and the seed."""
+
+    weighting: str = "linear"
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    batch: int = 10_000
+    chunks: int = 2
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.weighting not in mccfr.WEIGHTINGS:
+            raise SolverError(f"weighting {self.weighting!r}: expected one of "
+                              f"{', '.join(mccfr.WEIGHTINGS)}")
+        if self.batch < 1 or self.chunks < 1:
+            raise SolverError("batch and chunks must be at least 1")
+
+
+class AbstractGame:
+    """A betting tree and a chance model, with the tables' layout."""
+
+    def __init__(self, tree: BettingTree, deals: FiniteDeals):
+        if len(deals.bucket_counts) != tree.game.num_rounds:
+            raise SolverError("the chance model's rounds do not match the game's")
+        self.tree = tree
+        self.deals = deals
+        self.bucket_counts = np.asarray(deals.bucket_counts, dtype=np.int64)
+        self.offsets, self.size = mccfr.table_offsets(tree.kind, tree.round, tree.child_count,
+                                                      self.bucket_counts)
+        self.payoff0 = tree.payoff0.astype(np.float64)
+        self.max_actions = int(tree.child_count.max())
+
+    def tree_arrays(self) -> tuple:
+        tree = self.tree
+        return (tree.kind, tree.player, tree.round, tree.child_start, tree.child_count,
+                tree.children, self.payoff0, self.offsets)
+
+    def information_sets(self) -> int:
+        decisions = self.tree.kind == DECISION
+        return int(self.bucket_counts[self.tree.round[decisions]].sum())
+
+    def fingerprint(self) -> str:
+        """A hash of everything the tables' meaning depends on (tree and chance model)."""
+        digest = hashlib.sha1()
+        for array in (*self.tree_arrays(), self.deals.buckets, self.deals.result,
+                      self.bucket_counts):
+            digest.update(np.ascontiguousarray(array).tobytes())
+        return digest.hexdigest()[:16]
+
+    def describe(self) -> str:
+        tree = self.tree
+        per_round = ", ".join(str(n) for n in tree.decisions_per_round())
+        return (f"{tree.nodes:,} betting nodes ({per_round} decisions per round), "
+                f"{self.information_sets():,} information sets, {self.size:,} table entries "
+                f"({2 * 8 * self.size / 2**20:,.1f} MiB of regrets and strategy sums)")
+
+
+class Solve:
+    """The MCCFR state of one abstract game under one `SolveSettings`."""
+
+    def __init__(self, game: AbstractGame, settings: SolveSettings):
+        self.game = game
+        self.settings = settings
+        self.regrets = np.zeros(game.size)
+        self.strategy_sum = np.zeros(game.size)
+        self.batches = 0
+        self._d_regrets = None
+        self._d_strategy = None
+
+    @property
+    def iterations(self) -> int:
+        return self.batches * self.settings.batch
+
+    def run_batches(self, count: int) -> None:
+        settings = self.settings
+        if self._d_regrets is None:
+            shape = (settings.chunks, self.game.size)
+            self._d_regrets = np.zeros(shape)
+            self._d_strategy = np.zeros(shape)
+        weighting = mccfr.WEIGHTINGS[settings.weighting]
+        deals = self.game.deals
+        for _ in range(count):
+            batch = self.batches + 1
+            mccfr.finite_batch(*self.game.tree_arrays(), self.regrets, self._d_regrets,
+                               self._d_strategy, settings.seed, batch, settings.batch,
+                               deals.buckets, deals.result, self.game.max_actions)
+            mccfr.merge_batch(self.regrets, self.strategy_sum, self._d_regrets,
+                              self._d_strategy, weighting, batch, settings.alpha, settings.beta,
+                              settings.gamma)
+            self.batches = batch
+
+    def policy(self) -> np.ndarray:
+        """The average strategy, laid out as the tables."""
+        game = self.game
+        tree = game.tree
+        return mccfr.average_policy(tree.kind, tree.round, tree.child_count, game.offsets,
+                                    game.bucket_counts, self.strategy_sum)
+
+    # --- checkpoints ----------------------------------------------------------------------------
+
+    def save_checkpoint(self, path: Path) -> None:
+        """Write the state to `path` atomically (`path.tmp`, flushed, then renamed)."""
+        path = Path(path)
+        temporary = path.with_name(path.name + ".tmp")
+        meta = json.dumps({"fingerprint": self.game.fingerprint(),
+                           "settings": asdict(self.settings), "batches": self.batches})
+        with open(temporary, "wb") as stream:
+            np.savez(stream, regrets=self.regrets, strategy_sum=self.strategy_sum,
+                     meta=np.frombuffer(meta.encode(), dtype=np.uint8))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+
+    @classmethod
+    def load_checkpoint(cls, path: Path, game: AbstractGame) -> Solve:
+        """The state saved at `path`, for `game` (`SolverError` if it was another game's)."""
+        path = Path(path)
+        try:
+            with np.load(path) as data:
+                meta = json.loads(bytes(data["meta"]).decode())
+                regrets, strategy_sum = data["regrets"], data["strategy_sum"]
+        except (OSError, ValueError, KeyError) as error:
+            raise SolverError(f"{path}: not a readable checkpoint ({error})") from None
+        if meta["fingerprint"] != game.fingerprint() or regrets.shape != (game.size,):
+            raise SolverError(f"{path}: the checkpoint is of another abstract game (its tree or "
+                              "its buckets differ)")
+        solve = cls(game, SolveSettings(**meta["settings"]))
+        solve.regrets = np.array(regrets)
+        solve.strategy_sum = np.array(strategy_sum)
+        solve.batches = int(meta["batches"])
+        return solve
+
+
+def exploitability(game: AbstractGame, policy: np.ndarray) -> tuple[float, float, float]:
+    """(position 0's value when both play `policy`, best response values of positions 0 and 1)
+    in chips per hand, on the game's finite deal list (`mccfr.best_response_value`)."""
+    tree = game.tree
+    arrays = (tree.kind, tree.player, tree.round, tree.child_start, tree.child_count,
+              tree.children, game.payoff0, game.offsets, policy, game.deals.buckets,
+              game.deals.result, game.bucket_counts)
+    value = mccfr.best_response_value(-1, *arrays)
+    return (float(value), float(mccfr.best_response_value(0, *arrays)),
+            float(mccfr.best_response_value(1, *arrays)))
