@@ -1,8 +1,8 @@
 """`gambler-cache`: how much disk gambler's caches take, and clearing them.
 
     gambler-cache                    # each cache's folder, size and file count, and the total
-    gambler-cache --clear            # remove all three (they are rebuilt when next needed)
-    gambler-cache --clear deals      # or one: numba, deals, holdings
+    gambler-cache --clear            # remove them all (they are rebuilt when next needed)
+    gambler-cache --clear deals      # or one: numba, deals, holdings, abstractions
     gambler-cache --json
 
 Where the caches live is `gambler.caches`; this module only prints and asks it to clear.
@@ -33,11 +33,13 @@ def _table(usages: list[caches.Usage], total_label: str) -> list[str]:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--clear", type=click.Choice(["all", *caches.NAMES]), is_flag=False,
               flag_value="all", default=None, metavar="[NAME]",
-              help="Remove the caches' files: all of them, or one of numba, deals, holdings.")
+              help="Remove the caches' files: all of them, or one of numba, deals, holdings, "
+                   "abstractions.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
 def command(clear: str | None, as_json: bool) -> None:
-    """Size of gambler's caches (compiled kernels, deal sets, LBR holding tables), or --clear.
+    """Size of gambler's caches (compiled kernels, deal sets, LBR holding tables, card
+    abstractions), or --clear.
 
     The caches live under $GAMBLER_CACHE, else $XDG_CACHE_HOME/gambler, else ~/.cache/gambler;
     $NUMBA_CACHE_DIR and $GAMBLER_DEALS move one of them. Everything in them is rebuilt when

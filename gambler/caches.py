@@ -6,6 +6,8 @@
     deals/    deal sets (`training.deals.cached_deal_set`); $GAMBLER_DEALS instead when set
     holdings/ every holding's win rates per 1,000 deals, for LBR (`training.deals`); beside the
               deals folder, so $GAMBLER_DEALS=/x/deals puts them in /x/holdings
+    abstractions/ hold'em card abstractions for the solver and blueprints (`solver.cards`), a
+              folder each, named by its settings
 
 Every path is read from the environment when asked for, never cached at import, so a test that
 sets a variable sees its effect (numba is the exception: `gambler.jit` picks its folder once, at
@@ -26,7 +28,7 @@ from pathlib import Path
 from gambler.errors import GamblerError
 
 #: The caches' names, in the order `gambler-cache` lists them.
-NAMES = ("numba", "deals", "holdings")
+NAMES = ("numba", "deals", "holdings", "abstractions")
 
 
 class CacheError(GamblerError, OSError):
@@ -51,6 +53,11 @@ def deals_dir() -> Path:
 def holdings_dir() -> Path:
     """Holding win-rate tables: beside the deals folder (`root()/holdings` by default)."""
     return deals_dir().parent / "holdings"
+
+
+def abstractions_dir() -> Path:
+    """Card abstractions (`solver.cards`): `root()/abstractions`."""
+    return root() / "abstractions"
 
 
 def numba_fallback_dir() -> Path:
@@ -105,12 +112,13 @@ class Usage:
 
 
 def caches() -> list[Cache]:
-    """The three caches as the current environment places them, in `NAMES` order."""
+    """The caches as the current environment places them, in `NAMES` order."""
     return [
         # numba's index and data files, and the temporaries of its atomic writes (".tmp.<uuid>")
         Cache("numba", numba_dir(), ("*.nbi", "*.nbc", "*.tmp.*")),
         Cache("deals", deals_dir(), ("*.npz",)),  # temporaries end in .tmp.npz
         Cache("holdings", holdings_dir(), ("*.npy",)),  # temporaries end in .tmp.npy
+        Cache("abstractions", abstractions_dir(), ("*.npy", "spec.json")),
     ]
 
 

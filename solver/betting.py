@@ -58,14 +58,21 @@ class BettingAbstraction:
     all_in: bool = True
     max_raises: tuple[int, ...] = ()           # per round; () means the game's own caps
 
-    def describe(self) -> str:
+    def describe(self, game: Game) -> str:
+        """`preflop: 0.5, 1 pot, all-in, at most 3 raises; flop: ...` (limit games: the
+        raise size)."""
+        caps = self.max_raises or game.max_raises
         parts = []
         for round_, sizes in enumerate(self.fractions):
             name = ROUND_NAMES[round_] if round_ < len(ROUND_NAMES) else f"round {round_}"
-            shown = ", ".join(f"{size:g}" for size in sizes) or "none"
-            cap = f", at most {self.max_raises[round_]} raises" if self.max_raises else ""
-            parts.append(f"{name}: {shown} pot{cap}")
-        return "; ".join(parts) + ("; all-in" if self.all_in else "")
+            if game.no_limit:
+                offered = [f"{', '.join(f'{size:g}' for size in sizes)} pot"] if sizes else []
+                offered += ["all-in"] if self.all_in else []
+                shown = ", ".join(offered) or "no raises"
+            else:
+                shown = f"raises of {game.raise_sizes[round_]}"
+            parts.append(f"{name}: {shown}, at most {caps[round_]} raises")
+        return "; ".join(parts)
 
 
 def abstraction_from_mapping(data: dict, game: Game, source: str) -> BettingAbstraction:

@@ -45,9 +45,12 @@ import numba
 import numpy as np
 from numba import prange, uint64
 
+from gambler.evaluator.hand_rank import hand_value
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
+from gambler.evaluator.tables import SUIT_COUNTERS_START
 from gambler.jit import helper, njit
 from gambler.solver.betting import DECISION, FOLD_END
+from gambler.solver.cards import _lookup_row, pair_index
 
 NO_DISCOUNT, LINEAR, DISCOUNTED = 0, 1, 2
 WEIGHTINGS = {"none": NO_DISCOUNT, "linear": LINEAR, "dcfr": DISCOUNTED}
@@ -293,3 +296,78 @@ def best_response_value(responder, kind, player, round_, child_start, child_coun
     values = _br_values(0, responder, kind, player, round_, child_start, child_count, children,
                         payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts)
     return values.mean()
+
+
+@helper
+def _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5,
+                 permutations, flop, turn, river, buckets, scratch):
+    """Draw 9 distinct cards (each position's two, then the board's five) into `cards`, fill
+    `buckets[position, round]` from the card abstraction's tables, and return the showdown's
+    result for position 0 (+1, 0, -1)."""
+    for i in range(9):  # a partial Fisher-Yates shuffle of the deck kept in `cards[9:]`
+        j = i + _below(state, 52 - i)
+        card = cards[j]
+        cards[j] = cards[i]
+        cards[i] = card
+    board = cards[4:9]
+    value0 = value1 = 0
+    for position in range(2):
+        first = cards[2 * position]
+        second = cards[2 * position + 1]
+        buckets[position, 0] = preflop[pair_index(first, second)]
+        row, pair = _lookup_row(board, 3, binomial, raw3, perm3, permutations, first, second,
+                                scratch)
+        buckets[position, 1] = flop[row, pair]
+        row, pair = _lookup_row(board, 4, binomial, raw4, perm4, permutations, first, second,
+                                scratch)
+        buckets[position, 2] = turn[row, pair]
+        row, pair = _lookup_row(board, 5, binomial, raw5, perm5, permutations, first, second,
+                                scratch)
+        buckets[position, 3] = river[row, pair]
+        key = SUIT_COUNTERS_START
+        bits = 0
+        for i in range(5):
+            key += tables.card_keys[board[i]]
+            bits |= tables.card_bits[board[i]]
+        key += tables.card_keys[first] + tables.card_keys[second]
+        bits |= tables.card_bits[first] | tables.card_bits[second]
+        if position == 0:
+            value0 = hand_value(tables, key, bits)
+        else:
+            value1 = hand_value(tables, key, bits)
+    if value0 > value1:
+        return 1
+    if value0 < value1:
+        return -1
+    return 0
+
+
+@njit(parallel=True)
+def holdem_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
+                 regrets, d_regrets, d_strategy, seed, batch, iterations, max_actions, tables,
+                 binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop,
+                 turn, river):
+    """One batch of `iterations` on heads-up hold'em through a card abstraction
+    (`solver.cards`): each iteration deals nine cards and traverses for position 0, then 1."""
+    chunks = d_regrets.shape[0]
+    for c in prange(chunks):
+        d_regrets[c, :] = 0.0
+        d_strategy[c, :] = 0.0
+        state = np.empty(1, dtype=np.uint64)
+        state[0] = stream_seed(seed, uint64(batch) * uint64(chunks) + uint64(c))
+        sigmas = np.empty((MAX_DEPTH, max_actions))
+        values = np.empty((MAX_DEPTH, max_actions))
+        frame_node = np.empty(MAX_DEPTH, dtype=np.int64)
+        frame_next = np.empty(MAX_DEPTH, dtype=np.int64)
+        cards = np.arange(52)
+        buckets = np.empty((2, 4), dtype=np.int64)
+        scratch = np.empty(5, dtype=np.int64)
+        share = iterations // chunks + (1 if c < iterations % chunks else 0)
+        for _ in range(share):
+            result = _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4,
+                                  perm4, raw5, perm5, permutations, flop, turn, river, buckets,
+                                  scratch)
+            for traverser in range(2):
+                _traverse(traverser, kind, player, round_, child_start, child_count, children,
+                          payoff0, offsets, regrets, d_regrets[c], d_strategy[c], buckets,
+                          result, sigmas, values, frame_node, frame_next, state)

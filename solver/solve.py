@@ -19,10 +19,17 @@ from pathlib import Path
 
 import numpy as np
 
+from gambler.evaluator.tables import load_tables
 from gambler.solver import mccfr
 from gambler.solver.betting import DECISION, BettingTree
+from gambler.solver.cards import BINOMIAL, PERMUTATIONS, CardAbstraction
 from gambler.solver.deals import FiniteDeals
 from gambler.solver.errors import SolverError
+
+
+#: The tables' type: single precision halves the memory the traversals walk through (they are
+#: bound by it), and regret matching needs no more.
+TABLE_DTYPE = np.float32
 
 
 @dataclass(frozen=True)
@@ -47,23 +54,40 @@ class SolveSettings:
 
 
 class AbstractGame:
-    """A betting tree and a chance model, with the tables' layout."""
+    """A betting tree and a chance model (a finite deal list, or a hold'em card abstraction
+    that deals are drawn through), with the tables' layout."""
 
-    def __init__(self, tree: BettingTree, deals: FiniteDeals):
-        if len(deals.bucket_counts) != tree.game.num_rounds:
+    def __init__(self, tree: BettingTree, chance: FiniteDeals | CardAbstraction):
+        if len(chance.bucket_counts) != tree.game.num_rounds:
             raise SolverError("the chance model's rounds do not match the game's")
+        if isinstance(chance, CardAbstraction) and not tree.game.is_heads_up_holdem:
+            raise SolverError("a hold'em card abstraction needs heads-up hold'em")
         self.tree = tree
-        self.deals = deals
-        self.bucket_counts = np.asarray(deals.bucket_counts, dtype=np.int64)
+        self.deals = chance if isinstance(chance, FiniteDeals) else None
+        self.cards = chance if isinstance(chance, CardAbstraction) else None
+        self.bucket_counts = np.asarray(chance.bucket_counts, dtype=np.int64)
         self.offsets, self.size = mccfr.table_offsets(tree.kind, tree.round, tree.child_count,
                                                       self.bucket_counts)
         self.payoff0 = tree.payoff0.astype(np.float64)
         self.max_actions = int(tree.child_count.max())
+        self._card_arrays = None
 
     def tree_arrays(self) -> tuple:
         tree = self.tree
         return (tree.kind, tree.player, tree.round, tree.child_start, tree.child_count,
                 tree.children, self.payoff0, self.offsets)
+
+    def card_arrays(self) -> tuple:
+        """The card abstraction's arrays in `mccfr.holdem_batch`'s order."""
+        if self._card_arrays is None:
+            cards = self.cards
+            self._card_arrays = (
+                load_tables(), BINOMIAL, np.asarray(cards.preflop),
+                np.asarray(cards.raw_to_row[0]), np.asarray(cards.raw_perm[0]),
+                np.asarray(cards.raw_to_row[1]), np.asarray(cards.raw_perm[1]),
+                np.asarray(cards.raw_to_row[2]), np.asarray(cards.raw_perm[2]), PERMUTATIONS,
+                *(np.asarray(table) for table in cards.tables))
+        return self._card_arrays
 
     def information_sets(self) -> int:
         decisions = self.tree.kind == DECISION
@@ -72,17 +96,19 @@ class AbstractGame:
     def fingerprint(self) -> str:
         """A hash of everything the tables' meaning depends on (tree and chance model)."""
         digest = hashlib.sha1()
-        for array in (*self.tree_arrays(), self.deals.buckets, self.deals.result,
-                      self.bucket_counts):
+        chance = ((self.deals.buckets, self.deals.result) if self.deals is not None
+                  else (np.frombuffer(self.cards.spec.name().encode(), dtype=np.uint8),))
+        for array in (*self.tree_arrays(), *chance, self.bucket_counts):
             digest.update(np.ascontiguousarray(array).tobytes())
         return digest.hexdigest()[:16]
 
     def describe(self) -> str:
         tree = self.tree
-        per_round = ", ".join(str(n) for n in tree.decisions_per_round())
+        per_round = ", ".join(f"{n:,}" for n in tree.decisions_per_round())
+        megabytes = 2 * np.dtype(TABLE_DTYPE).itemsize * self.size / 1e6
         return (f"{tree.nodes:,} betting nodes ({per_round} decisions per round), "
                 f"{self.information_sets():,} information sets, {self.size:,} table entries "
-                f"({2 * 8 * self.size / 2**20:,.1f} MiB of regrets and strategy sums)")
+                f"({megabytes:,.1f} MB of regrets and strategy sums)")
 
 
 class Solve:
@@ -91,9 +117,10 @@ class Solve:
     def __init__(self, game: AbstractGame, settings: SolveSettings):
         self.game = game
         self.settings = settings
-        self.regrets = np.zeros(game.size)
-        self.strategy_sum = np.zeros(game.size)
+        self.regrets = np.zeros(game.size, dtype=TABLE_DTYPE)
+        self.strategy_sum = np.zeros(game.size, dtype=TABLE_DTYPE)
         self.batches = 0
+        self.extra: dict = {}
         self._d_regrets = None
         self._d_strategy = None
 
@@ -101,19 +128,45 @@ class Solve:
     def iterations(self) -> int:
         return self.batches * self.settings.batch
 
+    def compile(self) -> None:
+        """Compile (or load) the kernels: a batch of no iterations, its tables unchanged, so a
+        run's clock counts solving alone."""
+        saved = self.settings
+        self._ensure_deltas()
+        game = self.game
+        if game.deals is not None:
+            mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
+                               self._d_strategy, saved.seed, 1, 0, game.deals.buckets,
+                               game.deals.result, game.max_actions)
+        else:
+            mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
+                               self._d_strategy, saved.seed, 1, 0, game.max_actions,
+                               *game.card_arrays())
+        empty = np.zeros(0, dtype=TABLE_DTYPE)
+        mccfr.merge_batch(empty, empty.copy(), np.zeros((1, 0), dtype=TABLE_DTYPE),
+                          np.zeros((1, 0), dtype=TABLE_DTYPE), 0, 1, 1.5, 0.0, 2.0)
+
+    def _ensure_deltas(self) -> None:
+        if self._d_regrets is None:
+            shape = (self.settings.chunks, self.game.size)
+            self._d_regrets = np.zeros(shape, dtype=TABLE_DTYPE)
+            self._d_strategy = np.zeros(shape, dtype=TABLE_DTYPE)
+
     def run_batches(self, count: int) -> None:
         settings = self.settings
-        if self._d_regrets is None:
-            shape = (settings.chunks, self.game.size)
-            self._d_regrets = np.zeros(shape)
-            self._d_strategy = np.zeros(shape)
+        self._ensure_deltas()
         weighting = mccfr.WEIGHTINGS[settings.weighting]
-        deals = self.game.deals
+        game = self.game
         for _ in range(count):
             batch = self.batches + 1
-            mccfr.finite_batch(*self.game.tree_arrays(), self.regrets, self._d_regrets,
-                               self._d_strategy, settings.seed, batch, settings.batch,
-                               deals.buckets, deals.result, self.game.max_actions)
+            if game.deals is not None:
+                mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
+                                   self._d_strategy, settings.seed, batch, settings.batch,
+                                   game.deals.buckets, game.deals.result, game.max_actions)
+            else:
+                mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
+                                   self._d_strategy, settings.seed, batch, settings.batch,
+                                   game.max_actions, *game.card_arrays())
             mccfr.merge_batch(self.regrets, self.strategy_sum, self._d_regrets,
                               self._d_strategy, weighting, batch, settings.alpha, settings.beta,
                               settings.gamma)
@@ -128,12 +181,14 @@ class Solve:
 
     # --- checkpoints ----------------------------------------------------------------------------
 
-    def save_checkpoint(self, path: Path) -> None:
-        """Write the state to `path` atomically (`path.tmp`, flushed, then renamed)."""
+    def save_checkpoint(self, path: Path, extra: dict | None = None) -> None:
+        """Write the state to `path` atomically (`path.tmp`, flushed, then renamed), with
+        `extra` (JSON) for the caller (`load_checkpoint` returns it as `solve.extra`)."""
         path = Path(path)
         temporary = path.with_name(path.name + ".tmp")
         meta = json.dumps({"fingerprint": self.game.fingerprint(),
-                           "settings": asdict(self.settings), "batches": self.batches})
+                           "settings": asdict(self.settings), "batches": self.batches,
+                           "extra": extra or {}})
         with open(temporary, "wb") as stream:
             np.savez(stream, regrets=self.regrets, strategy_sum=self.strategy_sum,
                      meta=np.frombuffer(meta.encode(), dtype=np.uint8))
@@ -155,9 +210,10 @@ class Solve:
             raise SolverError(f"{path}: the checkpoint is of another abstract game (its tree or "
                               "its buckets differ)")
         solve = cls(game, SolveSettings(**meta["settings"]))
-        solve.regrets = np.array(regrets)
-        solve.strategy_sum = np.array(strategy_sum)
+        solve.regrets = np.array(regrets, dtype=TABLE_DTYPE)
+        solve.strategy_sum = np.array(strategy_sum, dtype=TABLE_DTYPE)
         solve.batches = int(meta["batches"])
+        solve.extra = meta.get("extra", {})
         return solve
 
 

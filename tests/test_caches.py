@@ -15,7 +15,7 @@ from gambler import caches
 OVERRIDES = ("GAMBLER_CACHE", "XDG_CACHE_HOME", "GAMBLER_DEALS", "NUMBA_CACHE_DIR")
 
 #: A cache root of known files: path below the root -> size in bytes. `counted` marks the files
-#: gambler-cache owns (kernels, deal sets, holding tables, and their temporaries).
+#: gambler-cache owns (kernels, deal sets, holding tables, card abstractions, and temporaries).
 KNOWN_FILES = {
     "numba/0123456789abcdef/rates.win_rate-40.py311.nbi": (1_000, True),
     "numba/0123456789abcdef/rates.win_rate-40.py311.1.nbc": (250_000, True),
@@ -26,6 +26,9 @@ KNOWN_FILES = {
     "deals/.s1-d0-n500-exact.npz.4242.tmp.npz": (3, True),
     "deals/my-notes.txt": (13, False),
     "holdings/s1-d0-n1000.npy": (1_500_000, True),
+    "abstractions/holdem-8-8-8/river.npy": (400_000, True),
+    "abstractions/holdem-8-8-8/spec.json": (90, True),
+    "abstractions/notes.md": (5, False),
 }
 
 
@@ -103,7 +106,7 @@ def test_root_prefers_gambler_cache_then_xdg_then_home(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMBLER_CACHE", str(tmp_path / "mine"))
     assert caches.root() == tmp_path / "mine"
     assert [cache.path for cache in caches.caches()] == [
-        tmp_path / "mine" / name for name in ("numba", "deals", "holdings")]
+        tmp_path / "mine" / name for name in ("numba", "deals", "holdings", "abstractions")]
 
 
 def test_overrides_move_one_cache_each(tmp_path, monkeypatch):
@@ -112,7 +115,8 @@ def test_overrides_move_one_cache_each(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "kernels"))
     assert {cache.name: cache.path for cache in caches.caches()} == {
         "numba": tmp_path / "kernels", "deals": tmp_path / "data" / "deals",
-        "holdings": tmp_path / "data" / "holdings"}  # beside the deals, as before the root
+        "holdings": tmp_path / "data" / "holdings",  # beside the deals, as before the root
+        "abstractions": tmp_path / "root" / "abstractions"}
 
 
 def test_training_reads_its_folders_from_the_root(tmp_path, monkeypatch):
@@ -148,9 +152,11 @@ def test_json_counts_exactly_the_cache_files(root_env):
     assert result.returncode == 0 and result.stderr == ""
     report = json.loads(result.stdout)
     caches_expected = [{"name": name, "path": str(root / name), "bytes": expected(name)[0],
-                        "files": expected(name)[1]} for name in ("numba", "deals", "holdings")]
+                        "files": expected(name)[1]}
+                       for name in ("numba", "deals", "holdings", "abstractions")]
     assert report == {"root": str(root), "caches": caches_expected,
-                      "total_bytes": 1_000 + 250_000 + 50_000 + 7 + 300_000 + 3 + 1_500_000,
+                      "total_bytes": 1_000 + 250_000 + 50_000 + 7 + 300_000 + 3 + 1_500_000
+                      + 400_000 + 90,
                       "cleared": False}
     assert files_under(root) == set(KNOWN_FILES)  # measuring changes nothing
 
@@ -166,11 +172,12 @@ def test_text_lists_path_megabytes_and_files_and_the_total(root_env):
         ["numba", str(root / "numba"), "0.3", "MB", "4", "files"],  # 301,007 bytes
         ["deals", str(root / "deals"), "0.3", "MB", "2", "files"],  # 300,003 bytes
         ["holdings", str(root / "holdings"), "1.5", "MB", "1", "files"],
-        ["total", "2.1", "MB", "7", "files"],
+        ["abstractions", str(root / "abstractions"), "0.4", "MB", "2", "files"],
+        ["total", "2.5", "MB", "9", "files"],
     ]
 
 
-@pytest.mark.parametrize("name", ["numba", "deals", "holdings"])
+@pytest.mark.parametrize("name", ["numba", "deals", "holdings", "abstractions"])
 def test_clear_one_removes_exactly_that_cache(root_env, name):
     root, env = root_env
     result = gambler_cache("--clear", name, "--json", env=env)
@@ -192,10 +199,10 @@ def test_clear_alone_removes_every_cache_and_nothing_else(root_env):
     root, env = root_env
     result = gambler_cache("--clear", env=env)
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.splitlines()[-1].split() == ["removed", "2.1", "MB", "7", "files"]
-    assert files_under(root) == {"numba/README.txt", "deals/my-notes.txt"}
+    assert result.stdout.splitlines()[-1].split() == ["removed", "2.5", "MB", "9", "files"]
+    assert files_under(root) == {"numba/README.txt", "deals/my-notes.txt", "abstractions/notes.md"}
     after = json.loads(gambler_cache("--json", env=env).stdout)
-    assert after["total_bytes"] == 0 and [c["files"] for c in after["caches"]] == [0, 0, 0]
+    assert after["total_bytes"] == 0 and [c["files"] for c in after["caches"]] == [0, 0, 0, 0]
 
 
 def test_clear_follows_the_overrides(root_env, tmp_path):
@@ -215,5 +222,5 @@ def test_a_bad_cache_name_is_a_one_line_error(root_env):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "gambler-cache: error: Invalid value for '--clear': 'kernels' is not one of 'all', "
-        "'numba', 'deals', 'holdings'. (see --help)"]
+        "'numba', 'deals', 'holdings', 'abstractions'. (see --help)"]
     assert files_under(root) == set(KNOWN_FILES)
