@@ -11,6 +11,7 @@
   that says `kind: exploiter`; v as for a profile.
 * A portfolio (`kind: portfolio`, `bot.portfolio`): members drawn hand by hand by Exp3; a switch
   (`kind: switch`, `bot.switch`): one strategy, then another from a hand number.
+* A blueprint (`kind: blueprint`, `bot.blueprint`): a strategy computed by `gambler-solve`.
 
 `load_strategy("seed")`, `load_strategy("configs/params/mine.yaml")`, `load_strategy("random")`,
 `load_strategy("shover")`; `resolve_strategy` gives what the engine encodes (a name, an
@@ -280,8 +281,8 @@ def sampled_win_rate(samples: int, seed: int) -> Callable[..., float]:
 def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
     exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
-    or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`) or a
-    `Profile`. A name that is none of these is a `ProfileError` listing what exists."""
+    or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`), a
+    `bot.blueprint.Blueprint` (`kind: blueprint`) or a `Profile`. A name that is none of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
     if spec in shipped_exploiter_names():
@@ -295,6 +296,9 @@ def resolve_strategy(spec: str):
     if kind == "switch":
         from gambler.bot.switch import load_switch
         return load_switch(spec)
+    if kind == "blueprint":
+        from gambler.bot.blueprint import load_blueprint
+        return load_blueprint(spec)
     try:
         return load_profile(spec)
     except ProfileError as error:
@@ -333,6 +337,10 @@ def member_strategy(resolved, win_rate: Callable[..., float] | None = None, seed
         return RandomStrategy(seed) if resolved == "random" else baselines[resolved]()
     if isinstance(resolved, Exploiter):
         return ExploiterStrategy(resolved, win_rate)
+    from gambler.bot.blueprint import Blueprint, BlueprintStrategy
+
+    if isinstance(resolved, Blueprint):
+        return BlueprintStrategy(resolved, seed)
     return ProfileStrategy(resolved, win_rate, seed)
 
 

@@ -20,7 +20,7 @@ Rounds and their buckets:
 Suit isomorphism keeps the tables small: a board is replaced by its canonical form (the suit
 relabelling, of the 24, that gives the smallest colex index), the hand's cards relabelled the same
 way. A round's table is then `bucket[canonical board, hand pair index]` (1,755 flops, 16,432 turns
-and 134,459 rivers, by 1,326 pairs); `raw_to_canonical[colex(board)]` and
+and 134,459 rivers, by 1,326 pairs, a byte an entry up to 256 buckets); `raw_to_canonical[colex(board)]` and
 `raw_permutations[colex(board)]` find a board's row and the relabellings that map it there (a
 bit mask; more than one when the board is symmetric, e.g. a suit it lacks); of those, the one
 giving the hand's smallest pair index is used, so that hands the board cannot tell apart share
@@ -53,7 +53,7 @@ from gambler.solver.errors import SolverError
 BINS = 20
 #: The tables' format; a change to how they are computed bumps it, so that no cache of an older
 #: format is read.
-FORMAT = 1
+FORMAT = 2
 EHS_LEVELS = 65536  # river E[HS] is kept as a uint16 level: round(E[HS] * 65535)
 PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
@@ -457,11 +457,16 @@ class CardAbstraction:
     preflop: np.ndarray           # uint16[1326]: class per pair index
     raw_to_row: tuple             # per board size 3, 4, 5: int32[C(52, k)]
     raw_perm: tuple               # per board size: uint32[C(52, k)], relabelling bit masks
-    tables: tuple                 # flop, turn, river: uint16[rows, 1326]
+    tables: tuple                 # flop, turn, river: uint8 or uint16 [rows, 1326]
 
     @property
     def bucket_counts(self) -> np.ndarray:
         return np.array([169, self.spec.flop, self.spec.turn, self.spec.river], dtype=np.int64)
+
+
+def bucket_type(buckets: int):
+    """The smallest unsigned type that holds bucket numbers 0..buckets-1."""
+    return np.uint8 if buckets <= 256 else np.uint16
 
 
 def build_card_abstraction(spec: CardAbstractionSpec, say=lambda text: None) -> CardAbstraction:
@@ -479,7 +484,7 @@ def build_card_abstraction(spec: CardAbstractionSpec, say=lambda text: None) -> 
     river_ehs = river_strength(tables, boards5)
     valid5 = valid_points(boards5)
     level_to_bucket = quantile_buckets(river_ehs, valid5, weights5, spec.river)
-    river = level_to_bucket[river_ehs]
+    river = level_to_bucket.astype(bucket_type(spec.river))[river_ehs]
     done(f"river: E[HS] of {int(valid5.sum()):,} points, {spec.river} quantile buckets")
 
     raw4, perm4, boards4, weights4 = canon[4]
@@ -492,7 +497,8 @@ def build_card_abstraction(spec: CardAbstractionSpec, say=lambda text: None) -> 
     flat = cdf.reshape(-1, BINS)
     sample = weighted_sample(valid4, weights4, spec.sample, rng)
     turn_centroids = kmeans(flat[sample], spec.turn, spec.seed + 1, spec.iterations)
-    turn = nearest(flat, turn_centroids).astype(np.uint16).reshape(boards4.shape[0], 1326)
+    turn = nearest(flat, turn_centroids).astype(bucket_type(spec.turn)).reshape(
+        boards4.shape[0], 1326)
     del cdf, flat
     done(f"turn: {int(valid4.sum()):,} points, {spec.turn} k-means clusters")
 
@@ -503,7 +509,8 @@ def build_card_abstraction(spec: CardAbstractionSpec, say=lambda text: None) -> 
     flat = features.reshape(-1, 2 * BINS)
     sample = weighted_sample(valid3, weights3, spec.sample, rng)
     flop_centroids = kmeans(flat[sample], spec.flop, spec.seed + 2, spec.iterations)
-    flop = nearest(flat, flop_centroids).astype(np.uint16).reshape(boards3.shape[0], 1326)
+    flop = nearest(flat, flop_centroids).astype(bucket_type(spec.flop)).reshape(
+        boards3.shape[0], 1326)
     done(f"flop: {int(valid3.sum()):,} points, {spec.flop} k-means clusters")
 
     firsts, seconds = np.triu_indices(52, 1)

@@ -16,6 +16,9 @@
       weighting: linear                           # none, linear or dcfr
       batch: 100000                               # iterations between merges
       chunks: 2                                   # parallel streams of a batch
+      prune_below: -300000                        # regret-based pruning (chips; off if absent)
+      prune_share: 0.95                           #   in this share of the iterations
+      prune_after: 100                            #   from this batch on
     iterations: 100000000                         # the target (or --hours)
     checkpoint_minutes: 10                        # 0: after every batch
 
@@ -89,6 +92,16 @@ def _number(data: dict, key: str, source: str, kind, low, default):
     return kind(value)
 
 
+def _threshold(value, where: str) -> float | None:
+    """The pruning threshold: absent, or a negative number of chips."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value >= 0:
+        raise SolverError(f"{where}: prune_below: expected a negative number of chips, got "
+                          f"{value!r}")
+    return float(value)
+
+
 def parse_config(text: str, source: str, seed: int = 0) -> SolveConfig:
     try:
         data = yaml.safe_load(text)
@@ -132,7 +145,8 @@ def parse_config(text: str, source: str, seed: int = 0) -> SolveConfig:
     solver_data = data.get("solver", {}) or {}
     if not isinstance(solver_data, dict):
         raise SolverError(f"{source}: solver: expected a mapping")
-    extra = set(solver_data) - {"weighting", "alpha", "beta", "gamma", "batch", "chunks"}
+    extra = set(solver_data) - {"weighting", "alpha", "beta", "gamma", "batch", "chunks",
+                                "prune_below", "prune_share", "prune_after"}
     if extra:
         raise SolverError(f"{source}: solver: unknown key {sorted(extra)[0]!r}")
     where = f"{source}: solver"
@@ -143,7 +157,10 @@ def parse_config(text: str, source: str, seed: int = 0) -> SolveConfig:
             beta=_number(solver_data, "beta", where, float, 0, 0.0),
             gamma=_number(solver_data, "gamma", where, float, 0, 2.0),
             batch=_number(solver_data, "batch", where, int, 1, 100_000),
-            chunks=_number(solver_data, "chunks", where, int, 1, 2), seed=seed)
+            chunks=_number(solver_data, "chunks", where, int, 1, 2), seed=seed,
+            prune_below=_threshold(solver_data.get("prune_below"), where),
+            prune_share=_number(solver_data, "prune_share", where, float, 0, 0.95),
+            prune_after=_number(solver_data, "prune_after", where, int, 0, 0))
     except SolverError as error:
         if str(error).startswith(source):
             raise

@@ -105,16 +105,36 @@ def _terminal_value(kind, payoff0, node, result, traverser):
 
 
 @helper
+def _explored(regrets, d_regrets, base, sigma, a, prune_below):
+    """Whether the traverser explores action a: always, unless pruning (prune_below > -inf)
+    and the action is both out of the current strategy and deep in negative regret."""
+    return sigma[a] > 0.0 or regrets[base + a] + d_regrets[base + a] >= prune_below
+
+
+@helper
+def _next_explored(regrets, d_regrets, base, sigma, start, count, prune_below):
+    a = start
+    while a < count and not _explored(regrets, d_regrets, base, sigma, a, prune_below):
+        a += 1
+    return a
+
+
+@helper
 def _traverse(traverser, kind, player, round_, child_start, child_count, children, payoff0,
               offsets, regrets, d_regrets, d_strategy, deal_buckets, result, sigmas, values,
-              frame_node, frame_next, state):
+              frame_node, frame_next, state, prune_below):
     """The sampled counterfactual value of the root for `traverser` (external sampling), its
     regret and strategy updates made into d_regrets and d_strategy.
 
     Depth first with an explicit stack (numba cannot load a cached recursive function): a frame
     per traverser node on the path holds its strategy (sigmas), its children's values so far
     (values) and the next child to explore; the opponent's nodes need none, one child is drawn
-    and the walk goes on."""
+    and the walk goes on.
+
+    Regret-based pruning (as in Pluribus, Brown and Sandholm 2019): with `prune_below` above
+    -inf, a traverser action that the current strategy does not play and whose regret is below
+    `prune_below` is not explored, and its regret not updated, this iteration. Its value does
+    not enter the node's (its probability is zero), so the other updates are unchanged."""
     depth = 0
     node = 0
     while True:
@@ -126,10 +146,11 @@ def _traverse(traverser, kind, player, round_, child_start, child_count, childre
             sigma = sigmas[depth]
             _matched(regrets, d_regrets, base, count, sigma)
             if acting == traverser:
+                first = _next_explored(regrets, d_regrets, base, sigma, 0, count, prune_below)
                 frame_node[depth] = node
-                frame_next[depth] = 0
+                frame_next[depth] = first
                 depth += 1
-                node = children[child_start[node]]
+                node = children[child_start[node] + first]
                 continue
             for a in range(count):
                 d_strategy[base + a] += sigma[a]
@@ -147,19 +168,23 @@ def _traverse(traverser, kind, player, round_, child_start, child_count, childre
         while depth > 0:
             frame = depth - 1
             parent = frame_node[frame]
-            values[frame, frame_next[frame]] = value
-            frame_next[frame] += 1
             count = child_count[parent]
-            if frame_next[frame] < count:
-                node = children[child_start[parent] + frame_next[frame]]
-                break
+            base = offsets[parent] + deal_buckets[traverser, round_[parent]] * count
             sigma = sigmas[frame]
+            values[frame, frame_next[frame]] = value
+            following = _next_explored(regrets, d_regrets, base, sigma, frame_next[frame] + 1,
+                                       count, prune_below)
+            if following < count:
+                frame_next[frame] = following
+                node = children[child_start[parent] + following]
+                break
             expected = 0.0
             for a in range(count):
-                expected += sigma[a] * values[frame, a]
-            base = offsets[parent] + deal_buckets[traverser, round_[parent]] * count
+                if sigma[a] > 0.0:
+                    expected += sigma[a] * values[frame, a]
             for a in range(count):
-                d_regrets[base + a] += values[frame, a] - expected
+                if _explored(regrets, d_regrets, base, sigma, a, prune_below):
+                    d_regrets[base + a] += values[frame, a] - expected
             value = expected
             depth -= 1
         else:
@@ -169,7 +194,7 @@ def _traverse(traverser, kind, player, round_, child_start, child_count, childre
 @njit(parallel=True)
 def finite_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
                  regrets, d_regrets, d_strategy, seed, batch, iterations, deal_buckets,
-                 deal_result, max_actions):
+                 deal_result, max_actions, prune_below, prune_share):
     """One batch of `iterations` (split over d_regrets.shape[0] chunks) on a finite deal list:
     each iteration draws a deal uniformly and traverses for position 0, then 1. Fills the
     chunks' deltas (zeroed here); `merge_batch` applies them."""
@@ -187,11 +212,12 @@ def finite_batch(kind, player, round_, child_start, child_count, children, payof
         share = iterations // chunks + (1 if c < iterations % chunks else 0)
         for _ in range(share):
             deal = _below(state, deals)
+            threshold = prune_below if _next(state) < prune_share else -np.inf
             for traverser in range(2):
                 _traverse(traverser, kind, player, round_, child_start, child_count, children,
                           payoff0, offsets, regrets, d_regrets[c], d_strategy[c],
                           deal_buckets[deal], deal_result[deal], sigmas, values, frame_node,
-                          frame_next, state)
+                          frame_next, state, threshold)
 
 
 @njit(parallel=True)
@@ -346,7 +372,7 @@ def _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4, per
 def holdem_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
                  regrets, d_regrets, d_strategy, seed, batch, iterations, max_actions, tables,
                  binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop,
-                 turn, river):
+                 turn, river, prune_below, prune_share):
     """One batch of `iterations` on heads-up hold'em through a card abstraction
     (`solver.cards`): each iteration deals nine cards and traverses for position 0, then 1."""
     chunks = d_regrets.shape[0]
@@ -367,7 +393,8 @@ def holdem_batch(kind, player, round_, child_start, child_count, children, payof
             result = _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4,
                                   perm4, raw5, perm5, permutations, flop, turn, river, buckets,
                                   scratch)
+            threshold = prune_below if _next(state) < prune_share else -np.inf
             for traverser in range(2):
                 _traverse(traverser, kind, player, round_, child_start, child_count, children,
                           payoff0, offsets, regrets, d_regrets[c], d_strategy[c], buckets,
-                          result, sigmas, values, frame_node, frame_next, state)
+                          result, sigmas, values, frame_node, frame_next, state, threshold)

@@ -44,6 +44,9 @@ class SolveSettings:
     batch: int = 10_000
     chunks: int = 2
     seed: int = 0
+    prune_below: float | None = None   # regret-based pruning's threshold in chips; None: off
+    prune_share: float = 0.95          # the share of iterations that prune
+    prune_after: int = 0               # batches before pruning starts
 
     def __post_init__(self):
         if self.weighting not in mccfr.WEIGHTINGS:
@@ -51,6 +54,17 @@ class SolveSettings:
                               f"{', '.join(mccfr.WEIGHTINGS)}")
         if self.batch < 1 or self.chunks < 1:
             raise SolverError("batch and chunks must be at least 1")
+        if self.prune_below is not None and self.prune_below >= 0:
+            raise SolverError(f"prune_below {self.prune_below:g}: a regret threshold must be "
+                              "negative")
+        if not 0 <= self.prune_share <= 1:
+            raise SolverError(f"prune_share {self.prune_share:g}: a share from 0 to 1")
+
+    def pruning(self, batch: int) -> tuple[float, float]:
+        """(threshold, share) for batch number `batch` (-inf: no pruning)."""
+        if self.prune_below is None or batch <= self.prune_after:
+            return -np.inf, 0.0
+        return float(self.prune_below), float(self.prune_share)
 
 
 class AbstractGame:
@@ -137,11 +151,11 @@ class Solve:
         if game.deals is not None:
             mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
                                self._d_strategy, saved.seed, 1, 0, game.deals.buckets,
-                               game.deals.result, game.max_actions)
+                               game.deals.result, game.max_actions, -np.inf, 0.0)
         else:
             mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
                                self._d_strategy, saved.seed, 1, 0, game.max_actions,
-                               *game.card_arrays())
+                               *game.card_arrays(), -np.inf, 0.0)
         empty = np.zeros(0, dtype=TABLE_DTYPE)
         mccfr.merge_batch(empty, empty.copy(), np.zeros((1, 0), dtype=TABLE_DTYPE),
                           np.zeros((1, 0), dtype=TABLE_DTYPE), 0, 1, 1.5, 0.0, 2.0)
@@ -159,14 +173,16 @@ class Solve:
         game = self.game
         for _ in range(count):
             batch = self.batches + 1
+            prune = settings.pruning(batch)
             if game.deals is not None:
                 mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
                                    self._d_strategy, settings.seed, batch, settings.batch,
-                                   game.deals.buckets, game.deals.result, game.max_actions)
+                                   game.deals.buckets, game.deals.result, game.max_actions,
+                                   *prune)
             else:
                 mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
                                    self._d_strategy, settings.seed, batch, settings.batch,
-                                   game.max_actions, *game.card_arrays())
+                                   game.max_actions, *game.card_arrays(), *prune)
             mccfr.merge_batch(self.regrets, self.strategy_sum, self._d_regrets,
                               self._d_strategy, weighting, batch, settings.alpha, settings.beta,
                               settings.gamma)
