@@ -123,7 +123,7 @@ def load_blueprint(name: str | Path) -> Blueprint:
         raise ProfileError(f"{source}: strategy: {strategy} has {policy.shape[0]:,} entries; "
                            f"the solve's tables have {game.size:,} (another abstraction?)")
     labels = None
-    if game.deals is not None:
+    if game.deals is not None and game.deals.kind == "lossless":
         labels = {r: {cards: b for b, cards in enumerate(per_round)}
                   for r, per_round in enumerate(game.deals.labels)}
     return Blueprint(source, str(document.get("description", "")), game, policy, labels)
@@ -203,6 +203,12 @@ class BlueprintStrategy:
     def bucket(self, state: MatchState, round_: int) -> int:
         hole = tuple(state.our_hole)
         game = self.blueprint.game
+        if game.deals is not None and game.deals.kind == "categories":
+            from gambler.solver.deals import category_buckets
+
+            shown = state.game.board_cards_through(round_)
+            return int(category_buckets(np.array([hole]), np.array([state.board[:shown]]))
+                       [0, round_])
         if self.blueprint.labels is not None:
             seen = tuple(sorted(hole))
             start = 0

@@ -2,7 +2,9 @@
 
     game: holdem.nolimit.2p.reverse_blinds.game   # a path or a shipped game name
     cards:                                        # or `lossless` for a game small enough
-      flop: 200                                   #   to list every deal (Kuhn, Leduc)
+      flop: 200                                   #   to list every deal (Kuhn, Leduc), or
+                                                  #   {categories: N, seed: S}: made-hand
+                                                  #   buckets on N fixed deals (a test game)
       turn: 200
       river: 200
       sample: 200000                              # k-means fitting sample, points
@@ -44,10 +46,18 @@ _KEYS = ("game", "cards", "betting", "solver", "iterations", "checkpoint_minutes
 
 
 @dataclass(frozen=True)
+class CategorySpec:
+    """The small made-hand abstraction of `deals.category_deals` on a fixed deal sample."""
+
+    deals: int
+    seed: int = 0
+
+
+@dataclass(frozen=True)
 class SolveConfig:
     game: Game
     game_name: str
-    cards: CardAbstractionSpec | None      # None: lossless
+    cards: CardAbstractionSpec | CategorySpec | None   # None: lossless
     betting: BettingAbstraction
     betting_data: dict
     settings: SolveSettings                # its seed is the command's --seed
@@ -124,6 +134,15 @@ def parse_config(text: str, source: str, seed: int = 0) -> SolveConfig:
     cards_data = data.get("cards", "lossless")
     if cards_data == "lossless":
         cards = None
+    elif isinstance(cards_data, dict) and "categories" in cards_data:
+        extra = set(cards_data) - {"categories", "seed"}
+        if extra:
+            raise SolverError(f"{source}: cards: unknown key {sorted(extra)[0]!r} (categories, "
+                              "seed)")
+        cards = CategorySpec(_number(cards_data, "categories", f"{source}: cards", int, 100, 0),
+                             _number(cards_data, "seed", f"{source}: cards", int, 0, 0))
+        if not game.is_heads_up_holdem:
+            raise SolverError(f"{source}: cards: categories are for heads-up hold'em")
     elif isinstance(cards_data, dict):
         allowed = ("flop", "turn", "river", "sample", "iterations", "seed")
         extra = set(cards_data) - set(allowed)

@@ -35,6 +35,7 @@ class FiniteDeals:
     result: np.ndarray           # int8 [deals]
     bucket_counts: np.ndarray    # int64 [rounds]
     labels: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per round, per bucket: its cards
+    kind: str = "lossless"       # how a bucket is found from cards: lossless, categories
 
     @property
     def deals(self) -> int:
@@ -84,3 +85,48 @@ def lossless_deals(game: Game, max_deals: int = 2_000_000) -> FiniteDeals:
                        result=np.array(results, dtype=np.int8),
                        bucket_counts=np.array([len(i) for i in index], dtype=np.int64),
                        labels=tuple(tuple(per) for per in labels))
+
+
+def category_deals(game: Game, deals: int, seed: int) -> FiniteDeals:
+    """A small hold'em abstraction with perfect recall, on `deals` deals drawn once (seeded):
+    preflop, the tercile of the hand's class by its preflop v (`evaluator.preflop`); on each
+    later round, the made hand's category grouped as nothing, one pair, better, appended to the
+    round before (3, 9, 27, 81 buckets). Its chance is the fixed deal sample, so its best response
+    is exact (`mccfr.best_response_value`): the abstract game a solver's exploitability can be
+    measured in, small enough for a test."""
+    from gambler.evaluator.hand_rank import rank_hands
+
+    if not game.is_heads_up_holdem:
+        raise SolverError("category deals are for heads-up hold'em")
+    rng = np.random.default_rng(seed)
+    cards = np.argsort(rng.random((deals, 52)), axis=1)[:, :9].astype(np.uint8)
+    holes = (cards[:, 0:2], cards[:, 2:4])
+    board = cards[:, 4:9]
+    buckets = np.zeros((deals, 2, 4), dtype=np.int32)
+    values = []
+    for position, hole in enumerate(holes):
+        buckets[:, position] = category_buckets(hole, board)
+        values.append(rank_hands(np.concatenate([hole, board], axis=1)))
+    result = np.sign(values[0].astype(np.int64) - values[1].astype(np.int64)).astype(np.int8)
+    return FiniteDeals(buckets=buckets, result=result,
+                       bucket_counts=np.array([3, 9, 27, 81], dtype=np.int64),
+                       kind="categories")
+
+
+def category_buckets(holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """`category_deals`' buckets [n, rounds] of hands `holes` [n, 2] on `boards` [n, k]: the
+    rounds whose board cards are all there (k = 0, 3, 4 or 5)."""
+    from gambler.evaluator.hand_rank import hand_category, rank_hands
+    from gambler.evaluator.preflop import class_indices, class_preflop_v
+
+    holes = np.asarray(holes, dtype=np.uint8).reshape(-1, 2)
+    boards = np.asarray(boards, dtype=np.uint8).reshape(holes.shape[0], -1)
+    v = class_preflop_v()
+    cuts = np.quantile(v, [1 / 3, 2 / 3])
+    shown_rounds = [shown for shown in (3, 4, 5) if shown <= boards.shape[1]]
+    out = np.zeros((holes.shape[0], 1 + len(shown_rounds)), dtype=np.int32)
+    out[:, 0] = np.searchsorted(cuts, v[class_indices(holes)])
+    for round_, shown in enumerate(shown_rounds, start=1):
+        made = hand_category(rank_hands(np.concatenate([holes, boards[:, :shown]], axis=1)))
+        out[:, round_] = out[:, round_ - 1] * 3 + np.minimum(made, 2)
+    return out

@@ -32,8 +32,8 @@ from gambler import caches
 from gambler.solver.betting import build_tree
 from gambler.solver.cards import (CardAbstraction, CardAbstractionSpec, build_card_abstraction,
                                   load_card_abstraction, save_card_abstraction)
-from gambler.solver.config import SolveConfig, parse_config
-from gambler.solver.deals import lossless_deals
+from gambler.solver.config import CategorySpec, SolveConfig, parse_config
+from gambler.solver.deals import category_deals, lossless_deals
 from gambler.solver.errors import SolverError
 from gambler.solver.solve import AbstractGame, Solve, exploitability
 
@@ -58,8 +58,12 @@ def card_abstraction(spec: CardAbstractionSpec, say=lambda text: None) -> CardAb
 
 def abstract_game(config: SolveConfig, say=lambda text: None) -> AbstractGame:
     tree = build_tree(config.game, config.betting)
-    chance = lossless_deals(config.game) if config.cards is None else \
-        card_abstraction(config.cards, say)
+    if config.cards is None:
+        chance = lossless_deals(config.game)
+    elif isinstance(config.cards, CategorySpec):
+        chance = category_deals(config.game, config.cards.deals, config.cards.seed)
+    else:
+        chance = card_abstraction(config.cards, say)
     return AbstractGame(tree, chance)
 
 

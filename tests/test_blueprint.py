@@ -147,3 +147,68 @@ def test_a_blueprint_whose_strategy_does_not_fit_is_refused(leduc, tmp_path):
                                       "strategy: strategy.npy\n")
     with pytest.raises(ProfileError, match=r"has 7 entries; the solve's tables have 2,184"):
         load_strategy(str(tmp_path / "bp.yaml"))
+
+
+HOLDEM_CATEGORIES = """\
+game: holdem.nolimit.2p.reverse_blinds.game
+cards: {categories: 20000, seed: 1}
+betting:
+  fractions: {preflop: [0.5, 1], flop: [1], turn: [1], river: [1]}
+  max_raises: {preflop: 2, flop: 1, turn: 1, river: 1}
+solver: {batch: 2000}
+iterations: 40000
+checkpoint_minutes: 10
+"""
+
+
+@pytest.fixture(scope="module")
+def holdem(tmp_path_factory):
+    return solved(tmp_path_factory, "holdem", HOLDEM_CATEGORIES)
+
+
+def test_the_bots_buckets_are_the_solves(holdem):
+    from gambler.solver.deals import category_buckets, category_deals
+
+    game = load_game()
+    rng = np.random.default_rng(1)
+    cards = np.argsort(rng.random((300, 52)), axis=1)[:, :9].astype(np.uint8)
+    whole = category_buckets(cards[:, :2], cards[:, 4:9])
+    for shown, round_ in ((0, 0), (3, 1), (4, 2)):  # from the board seen so far, as the bot is
+        assert np.array_equal(category_buckets(cards[:, :2], cards[:, 4:4 + shown])[:, round_],
+                              whole[:, round_])
+    deals = category_deals(game, 50, seed=7)
+    assert deals.kind == "categories" and deals.buckets.max(axis=(0, 1)).tolist() <= [2, 8, 26, 80]
+
+
+def test_a_holdem_blueprint_plays_through_the_real_dealer_without_a_bad_decision(holdem,
+                                                                                 tmp_path):
+    # The bot plays the blueprint in seat 0; seat 1 raises to random sizes (off the tree: the
+    # abstraction has half pot, pot and all-in), folds and calls, over 60 hands.
+    import subprocess
+    import sys
+    import threading
+
+    from acpc_support import LocalMatch, replay_player
+    from gambler.protocol.dealer import DealerOptions
+
+    game = load_game()
+    options = DealerOptions(match_name=str(tmp_path / "m"),
+                            game_file="holdem.nolimit.2p.reverse_blinds.game", game=game,
+                            hands=60, seed=5, names=["blueprint", "other"], quiet=True)
+    match = LocalMatch(options)
+    rng = random.Random(9)
+    match.add_player(1, replay_player(game, lambda state: random_raise(state.betting, rng)))
+    bot = subprocess.Popen([sys.executable, "-m", "gambler.adaptive.cli", "127.0.0.1",
+                            str(match.ports[0]), "--params", str(holdem), "--seed", "2"],
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        status = match.run()
+        _, errors = bot.communicate(timeout=300)
+    finally:
+        bot.kill()
+    lines = errors.splitlines()
+    assert status == 0 and bot.returncode == 0, (match.stderr.getvalue(), lines)
+    assert lines[0].startswith(f"gambler: playing {holdem.stem}")
+    assert lines[-1].startswith("gambler: 60 hands, ")
+    # the summary names bad decisions (an illegal action repaired) only when there were some
+    assert len(lines) == 2 and "bad decision" not in lines[-1] and "warning" not in errors, lines

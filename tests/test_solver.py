@@ -161,3 +161,23 @@ def test_the_no_limit_tree_plays_by_the_rules():
         assert (tree.kind[node] == DECISION) == (not state.finished)
     showdowns = tree.kind == 2
     assert np.all(tree.spent0[showdowns] == tree.spent1[showdowns])
+
+
+def test_on_a_small_holdem_abstraction_exploitability_falls_as_iterations_grow():
+    # No-limit hold'em with pot raises and all-in (2 raises preflop, 1 a street after), cards
+    # bucketed by preflop tercile and made-hand group with perfect recall, chance a fixed sample
+    # of 20,000 deals: its best response is exact. Measured: 14,720 mbb/hand after 2,000
+    # iterations, 4,747 after 20,000, 1,110 after 200,000 (seed 2).
+    from gambler.solver.deals import category_deals
+
+    game = load_game("holdem.nolimit.2p.reverse_blinds.game")
+    tree = build_tree(game, BettingAbstraction(((1.0,),) * 4, True, (2, 1, 1, 1)))
+    abstract = AbstractGame(tree, category_deals(game, 20_000, seed=1))
+    solve = Solve(abstract, SolveSettings(batch=2000, chunks=2, seed=2))
+    curve = []
+    for batches in (1, 10, 100):
+        solve.run_batches(batches - solve.batches)
+        _, br0, br1 = exploitability(abstract, solve.policy())
+        curve.append((br0 + br1) / 2 / game.big_blind * 1000)  # mbb/hand
+    assert curve[0] > 2 * curve[1] > 4 * curve[2], curve
+    assert curve[2] < 2000, curve

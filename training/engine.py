@@ -1146,9 +1146,14 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
             return KIND_OF_BASELINE[spec], np.zeros(STRATEGY_NUMBERS, dtype=np.float64)
     if isinstance(spec, Exploiter):
         return EXPLOITER, exploiter_vector(spec)
+    from gambler.bot.blueprint import Blueprint
     from gambler.bot.portfolio import Portfolio
     from gambler.bot.switch import Switch
 
+    if isinstance(spec, Blueprint):
+        raise EngineError(f"{spec.source} is a blueprint (kind: blueprint): the fast engine does "
+                          "not play it yet; use gambler-match --engine dealer, or play it with "
+                          "gambler HOST PORT")
     if isinstance(spec, Switch):
         raise EngineError(f"{spec.name or 'a switch'} switches strategy at hand {spec.at:,}: "
                           "the fast engine plays it against a portfolio only (or use "
