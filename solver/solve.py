@@ -119,10 +119,11 @@ class AbstractGame:
     def describe(self) -> str:
         tree = self.tree
         per_round = ", ".join(f"{n:,}" for n in tree.decisions_per_round())
-        megabytes = 2 * np.dtype(TABLE_DTYPE).itemsize * self.size / 1e6
+        size = 2 * np.dtype(TABLE_DTYPE).itemsize * self.size
+        shown = f"{size / 1e6:,.1f} MB" if size >= 1e6 else f"{size / 1e3:,.1f} kB"
         return (f"{tree.nodes:,} betting nodes ({per_round} decisions per round), "
                 f"{self.information_sets():,} information sets, {self.size:,} table entries "
-                f"({megabytes:,.1f} MB of regrets and strategy sums)")
+                f"({shown} of regrets and strategy sums)")
 
 
 class Solve:

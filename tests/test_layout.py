@@ -78,7 +78,8 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
                and not name.endswith((".py", ".pyc"))}
     expected_configs = {f"gambler/{path.relative_to(ROOT).as_posix()}"
                         for folder, pattern in (("games", "*.game"), ("params", "*.yaml"),
-                                                ("exploiters", "*.yaml"), ("charts", "*.yaml"))
+                                                ("exploiters", "*.yaml"), ("charts", "*.yaml"),
+                                                ("solve", "*.yaml"))
                         for path in (ROOT / "configs" / folder).glob(pattern)}
     assert shipped == expected_configs | {"gambler/configs/train/default.yaml"}
     assert not [name for name in names if "experiments" in name or "ablations" in name]
@@ -86,7 +87,7 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(tmp_path):
 
 def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
     """configs/ has no experiment folder; every profile in configs/params, exploiter in
-    configs/exploiters and chart in configs/charts loads; the default
+    configs/exploiters, chart in configs/charts and solve config in configs/solve loads; the default
     training config is the only one in configs/train; every training config under experiments/
     parses and starts from a profile that exists, run from the repository's root; every
     portfolio under experiments/ loads (its members and counter starts still name single
@@ -101,12 +102,16 @@ def test_configs_hold_what_a_user_runs_and_experiments_the_rest():
 
     assert sorted(path.name for path in (ROOT / "configs").iterdir()
                   if path.is_dir() and path.name != "__pycache__") == ["charts", "exploiters", "games",
-                                                                     "params", "train"]
+                                                                     "params", "solve", "train"]
     assert [path.name for path in (ROOT / "configs" / "train").glob("*.yaml")] == ["default.yaml"]
     for path in (ROOT / "configs" / "params").glob("*.yaml"):
         resolve_strategy(str(path))
     for path in (ROOT / "configs" / "exploiters").glob("*.yaml"):
         assert resolve_strategy(str(path)).name == path.stem
+    from gambler.solver.config import load_config as load_solve_config
+
+    for path in (ROOT / "configs" / "solve").glob("*.yaml"):
+        assert load_solve_config(str(path)).game is not None
     for path in (ROOT / "configs" / "charts").glob("*.yaml"):
         assert load_chart(path).name == path.stem
     configs = [path for path in (ROOT / "experiments").rglob("*.yaml")
