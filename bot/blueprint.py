@@ -41,6 +41,7 @@ from gambler.protocol.betting import (CALL, CALL_ACTION, FOLD, FOLD_ACTION, RAIS
                                       BettingState, raise_to)
 from gambler.protocol.matchstate import MatchState
 from gambler.solver.betting import ACTION_CODES, DECISION
+from gambler.solver.cards import pair_index
 from gambler.solver.errors import SolverError
 
 BLUEPRINT_KEYS = ("kind", "description", "solve", "strategy")
@@ -218,7 +219,7 @@ class BlueprintStrategy:
                 start = cut
             return self.blueprint.labels[round_][seen]
         if round_ == 0:
-            return int(game.cards.preflop[_pair_index(*hole)])
+            return int(game.cards.preflop[pair_index(*hole)])
         from gambler.solver.cards import BINOMIAL, PERMUTATIONS, _lookup_row
 
         count = 2 + round_  # board cards on the flop, turn, river
@@ -280,8 +281,3 @@ class BlueprintStrategy:
         size = _pot_fraction(int(tree.action_to[child]), abstract_bet)
         wanted = betting.max_spent + size * 2 * betting.max_spent
         return raise_to(legal.clamp(int(round(wanted))))
-
-
-def _pair_index(first: int, second: int) -> int:
-    high, low = max(first, second), min(first, second)
-    return high * (high - 1) // 2 + low

@@ -191,6 +191,18 @@ def _traverse(traverser, kind, player, round_, child_start, child_count, childre
             return value
 
 
+@helper
+def _chunk_start(d_regrets, d_strategy, seed, batch, chunks, chunk, max_actions):
+    """A chunk's start in a batch: its deltas zeroed, its random state (seeded by seed, batch
+    and chunk) and its traversal's scratch arrays."""
+    d_regrets[:] = 0.0
+    d_strategy[:] = 0.0
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = stream_seed(seed, uint64(batch) * uint64(chunks) + uint64(chunk))
+    return (state, np.empty((MAX_DEPTH, max_actions)), np.empty((MAX_DEPTH, max_actions)),
+            np.empty(MAX_DEPTH, dtype=np.int64), np.empty(MAX_DEPTH, dtype=np.int64))
+
+
 @njit(parallel=True)
 def finite_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
                  regrets, d_regrets, d_strategy, seed, batch, iterations, deal_buckets,
@@ -201,14 +213,8 @@ def finite_batch(kind, player, round_, child_start, child_count, children, payof
     chunks = d_regrets.shape[0]
     deals = deal_result.shape[0]
     for c in prange(chunks):
-        d_regrets[c, :] = 0.0
-        d_strategy[c, :] = 0.0
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = stream_seed(seed, uint64(batch) * uint64(chunks) + uint64(c))
-        sigmas = np.empty((MAX_DEPTH, max_actions))
-        values = np.empty((MAX_DEPTH, max_actions))
-        frame_node = np.empty(MAX_DEPTH, dtype=np.int64)
-        frame_next = np.empty(MAX_DEPTH, dtype=np.int64)
+        state, sigmas, values, frame_node, frame_next = _chunk_start(
+            d_regrets[c], d_strategy[c], seed, batch, chunks, c, max_actions)
         share = iterations // chunks + (1 if c < iterations % chunks else 0)
         for _ in range(share):
             deal = _below(state, deals)
@@ -336,6 +342,11 @@ def _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4, per
         cards[j] = cards[i]
         cards[i] = card
     board = cards[4:9]
+    board_key = SUIT_COUNTERS_START
+    board_bits = 0
+    for i in range(5):
+        board_key += tables.card_keys[board[i]]
+        board_bits |= tables.card_bits[board[i]]
     value0 = value1 = 0
     for position in range(2):
         first = cards[2 * position]
@@ -350,13 +361,8 @@ def _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4, per
         row, pair = _lookup_row(board, 5, binomial, raw5, perm5, permutations, first, second,
                                 scratch)
         buckets[position, 3] = river[row, pair]
-        key = SUIT_COUNTERS_START
-        bits = 0
-        for i in range(5):
-            key += tables.card_keys[board[i]]
-            bits |= tables.card_bits[board[i]]
-        key += tables.card_keys[first] + tables.card_keys[second]
-        bits |= tables.card_bits[first] | tables.card_bits[second]
+        key = board_key + tables.card_keys[first] + tables.card_keys[second]
+        bits = board_bits | tables.card_bits[first] | tables.card_bits[second]
         if position == 0:
             value0 = hand_value(tables, key, bits)
         else:
@@ -377,14 +383,8 @@ def holdem_batch(kind, player, round_, child_start, child_count, children, payof
     (`solver.cards`): each iteration deals nine cards and traverses for position 0, then 1."""
     chunks = d_regrets.shape[0]
     for c in prange(chunks):
-        d_regrets[c, :] = 0.0
-        d_strategy[c, :] = 0.0
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = stream_seed(seed, uint64(batch) * uint64(chunks) + uint64(c))
-        sigmas = np.empty((MAX_DEPTH, max_actions))
-        values = np.empty((MAX_DEPTH, max_actions))
-        frame_node = np.empty(MAX_DEPTH, dtype=np.int64)
-        frame_next = np.empty(MAX_DEPTH, dtype=np.int64)
+        state, sigmas, values, frame_node, frame_next = _chunk_start(
+            d_regrets[c], d_strategy[c], seed, batch, chunks, c, max_actions)
         cards = np.arange(52)
         buckets = np.empty((2, 4), dtype=np.int64)
         scratch = np.empty(5, dtype=np.int64)

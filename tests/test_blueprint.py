@@ -177,7 +177,8 @@ def test_the_bots_buckets_are_the_solves(holdem):
         assert np.array_equal(category_buckets(cards[:, :2], cards[:, 4:4 + shown])[:, round_],
                               whole[:, round_])
     deals = category_deals(game, 50, seed=7)
-    assert deals.kind == "categories" and deals.buckets.max(axis=(0, 1)).tolist() <= [2, 8, 26, 80]
+    assert deals.kind == "categories"
+    assert np.all(deals.buckets.max(axis=(0, 1)) < deals.bucket_counts)
 
 
 def test_a_holdem_blueprint_plays_through_the_real_dealer_without_a_bad_decision(holdem,
