@@ -25,6 +25,10 @@ cache, `gambler-cache`), not the strategy. A decision:
    of the same pot fraction in the real hand, clamped to the legal range (all-in stays all-in;
    a raise that is not legal becomes a call). Never an illegal action.
 
+A blueprint installed by `gambler-solve CONFIG --install NAME` is found by its name alone
+(`installed_blueprint`): `gambler HOST PORT -p blueprint` after
+`gambler-solve blueprint --install blueprint`.
+
 When the real betting leaves the tree (a raise where the abstraction's raise cap allows none),
 the bot checks or calls for the rest of the hand; `act_and_explain` says so.
 """
@@ -91,6 +95,36 @@ class Blueprint:
     @property
     def name(self) -> str:
         return Path(self.source).stem
+
+
+def installed_blueprint(name: str) -> Path | None:
+    """The profile of the blueprint installed as `name` (`caches.blueprints_dir()`), or None."""
+    from gambler import caches
+
+    if not name or "/" in name or name.startswith("."):
+        return None
+    path = caches.blueprints_dir() / name / "blueprint.yaml"
+    return path if path.is_file() else None
+
+
+def installed_blueprint_names() -> list[str]:
+    from gambler import caches
+
+    home = caches.blueprints_dir()
+    if not home.is_dir():
+        return []
+    return sorted(path.parent.name for path in home.glob("*/blueprint.yaml")
+                  if not path.parent.name.startswith("."))
+
+
+def missing_blueprint_hint(name: str) -> str | None:
+    """For the name of a shipped solve config that is not installed: how to build it."""
+    from gambler.solver.config import shipped_config_names
+
+    if name not in shipped_config_names():
+        return None
+    return (f"{name!r} is a blueprint built on this machine, not shipped: build it once with "
+            f"`gambler-solve {name} --install {name}` (see docs/profiles.md#blueprints)")
 
 
 def load_blueprint(name: str | Path) -> Blueprint:

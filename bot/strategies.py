@@ -282,7 +282,8 @@ def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
     exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
     or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`), a
-    `bot.blueprint.Blueprint` (`kind: blueprint`) or a `Profile`. A name that is none of these is a `ProfileError` listing what exists."""
+    `bot.blueprint.Blueprint` (`kind: blueprint`, or the name of an installed one) or a `Profile`.
+    A name that is none of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
     if spec in shipped_exploiter_names():
@@ -303,10 +304,20 @@ def resolve_strategy(spec: str):
         return load_profile(spec)
     except ProfileError as error:
         if str(error).startswith("no profile file"):
+            from gambler.bot.blueprint import (installed_blueprint, installed_blueprint_names,
+                                               load_blueprint, missing_blueprint_hint)
+
+            installed = installed_blueprint(str(spec))
+            if installed is not None:
+                return load_blueprint(installed)
+            hint = missing_blueprint_hint(str(spec))
+            if hint:
+                raise ProfileError(hint) from None
             raise ProfileError(
                 f"no profile file {spec!r} (shipped profiles: "
                 f"{', '.join(shipped_profile_names())}; baselines: {', '.join(BASELINES)}; "
-                f"exploiters: {exploiter_names_text()})") from None
+                f"exploiters: {exploiter_names_text()}; installed blueprints: "
+                f"{', '.join(installed_blueprint_names()) or 'none'})") from None
         raise
 
 

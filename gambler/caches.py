@@ -1,4 +1,4 @@
-"""Where gambler keeps what it computes once and reuses: one root, three caches under it.
+"""Where gambler keeps what it computes once and reuses: one root, four caches under it.
 
     root      $GAMBLER_CACHE, else $XDG_CACHE_HOME/gambler, else ~/.cache/gambler
     numba/    compiled kernels, one folder per source stamp (`gambler.jit`);
@@ -8,6 +8,9 @@
               deals folder, so $GAMBLER_DEALS=/x/deals puts them in /x/holdings
     abstractions/ hold'em card abstractions for the solver and blueprints (`solver.cards`), a
               folder each, named by its settings
+
+Installed blueprints are not a cache: they take hours to build, so they live under a data root
+(`data_root()`, `blueprints_dir()`) that `gambler-cache --clear` leaves alone.
 
 Every path is read from the environment when asked for, never cached at import, so a test that
 sets a variable sees its effect (numba is the exception: `gambler.jit` picks its folder once, at
@@ -36,7 +39,7 @@ class CacheError(GamblerError, OSError):
 
 
 def root() -> Path:
-    """The folder all three caches live under unless overridden (not created here)."""
+    """The folder all four caches live under unless overridden (not created here)."""
     if os.environ.get("GAMBLER_CACHE"):
         return Path(os.environ["GAMBLER_CACHE"]).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -58,6 +61,22 @@ def holdings_dir() -> Path:
 def abstractions_dir() -> Path:
     """Card abstractions (`solver.cards`): `root()/abstractions`."""
     return root() / "abstractions"
+
+
+def data_root() -> Path:
+    """Where gambler keeps what takes hours to build and is not a cache (`gambler-cache --clear`
+    never touches it): $GAMBLER_DATA, else $XDG_DATA_HOME/gambler, else ~/.local/share/gambler."""
+    if os.environ.get("GAMBLER_DATA"):
+        return Path(os.environ["GAMBLER_DATA"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return Path(base) / "gambler"
+
+
+def blueprints_dir() -> Path:
+    """Installed blueprints (`gambler-solve --install NAME`): `data_root()/blueprints`, a folder
+    each, found by name (`gambler NAME`, `bot.blueprint.installed_blueprint`)."""
+    return data_root() / "blueprints"
 
 
 def numba_fallback_dir() -> Path:

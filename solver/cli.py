@@ -3,6 +3,7 @@
     gambler-solve leduc --run-dir runs/leduc                 # a shipped config: seconds
     gambler-solve blueprint --hours 3 --run-dir runs/bp      # heads-up no-limit hold'em
     gambler-solve --resume runs/bp                           # after Ctrl-C, kill or a crash
+    gambler-solve blueprint --install blueprint              # then `gambler HOST PORT -p blueprint`
 
 What it prints, on stderr: the abstract game's size before solving (betting nodes per round,
 information sets, the tables' memory), a line while a card abstraction is built the first time,
@@ -53,10 +54,14 @@ def progress_line(record: dict, target: int | None) -> str:
               metavar="DIR", help="Continue the run in DIR to its original target.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: every core). The result does not depend on it.")
+@click.option("--install", metavar="NAME", default=None,
+              help="When the run is done, install its blueprint as NAME (in the data folder, "
+                   "$GAMBLER_DATA or ~/.local/share/gambler/blueprints), where profile name NAME "
+                   "finds it. With --resume on a finished run: install it now.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout at the end.")
 @debug_option
 @click.pass_context
-def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers,
+def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers, install,
             as_json) -> None:
     """Solve CONFIG (a solve config: a path, or a shipped name such as `leduc` or `blueprint`)
     by external-sampling MCCFR, checkpointing as it goes."""
@@ -77,8 +82,10 @@ def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers,
 
         numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
     from gambler.solver.config import load_config
-    from gambler.solver.run import SolveRun
+    from gambler.solver.run import SolveRun, check_blueprint_name, install_blueprint
 
+    if install is not None:
+        check_blueprint_name(install)  # before hours of solving, not after
     say = (lambda text: None) if as_json else _say
     if resume:
         solve_run = SolveRun.resume(Path(resume), say)
@@ -102,6 +109,9 @@ def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers,
         fail(PROGRAM, f"interrupted at {solve_run.solve.iterations:,} iterations, checkpointed; "
                       f"continue with {PROGRAM} --resume {solve_run.directory}", 130)
     blueprint = solve_run.directory / "blueprint.yaml"
+    if install:
+        blueprint = install_blueprint(solve_run.directory, install) / "blueprint.yaml"
+        say(f"installed as {install!r}: {blueprint.parent}")
     if as_json:
         click.echo(json.dumps({"run_dir": str(solve_run.directory), "blueprint": str(blueprint),
                                **record}))

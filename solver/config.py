@@ -72,6 +72,10 @@ def _shipped_configs() -> Path:
     return Path(configs.__file__).resolve().parent / "solve"
 
 
+def shipped_config_names() -> list[str]:
+    return sorted(path.stem for path in _shipped_configs().glob("*.yaml"))
+
+
 def find_config(name: str) -> Path:
     """A config by path or by the name of a shipped one (`leduc`, `blueprint`)."""
     path = Path(name)
@@ -80,7 +84,7 @@ def find_config(name: str) -> Path:
     shipped = _shipped_configs() / f"{path.stem}.yaml"
     if path.parent == Path(".") and shipped.is_file():
         return shipped
-    names = ", ".join(sorted(p.stem for p in _shipped_configs().glob("*.yaml")))
+    names = ", ".join(shipped_config_names())
     raise SolverError(f"no solve config {name!r} (shipped: {names})")
 
 

@@ -11,6 +11,9 @@ A run folder holds
                       last checkpoint
     blueprint.yaml    the profile that plays it (`kind: blueprint`, see bot.blueprint)
 
+`install_blueprint` copies the last three of a finished run to `caches.blueprints_dir()/NAME`,
+where `gambler NAME` (or a portfolio member NAME) finds it.
+
 Resuming runs the same batches an uninterrupted run would have run from the checkpoint on, so a
 run with an iteration target, killed at any moment and resumed, ends with the same tables. A run
 with `--hours` stops at the first batch after that much solving time (set-up excluded), counted
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import time
 from pathlib import Path
@@ -184,6 +188,49 @@ class SolveRun:
                    f"{self.config.game_name}, {self.solve.iterations:,} iterations",
                    "solve": "config.yaml", "strategy": "strategy.npy"}
         (self.directory / "blueprint.yaml").write_text(yaml.safe_dump(profile, sort_keys=False))
+
+
+BLUEPRINT_FILES = ("config.yaml", "strategy.npy", "blueprint.yaml")
+
+
+def check_blueprint_name(name: str) -> None:
+    """`SolverError` unless `name` can name an installed blueprint: letters, digits, '-', '_'
+    and '.', not starting with '.'."""
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*", name or ""):
+        raise SolverError(f"--install {name!r}: a blueprint's name is letters, digits, '-', '_' "
+                          "and '.', not starting with '.'")
+
+
+def install_blueprint(run_dir: Path, name: str) -> Path:
+    """Copy a finished run's blueprint (`BLUEPRINT_FILES`) to `caches.blueprints_dir()/name`,
+    replacing what was there only once the copy is whole (a folder beside it, then renamed);
+    the folder is returned. `SolverError` for a bad name or a run with no strategy yet."""
+    import shutil
+
+    run_dir = Path(run_dir)
+    check_blueprint_name(name)
+    missing = [file for file in BLUEPRINT_FILES if not (run_dir / file).is_file()]
+    if missing:
+        raise SolverError(f"{run_dir}: no {', '.join(missing)} (the run has not finished)")
+    home = caches.blueprints_dir()
+    target = home / name
+    staging = home / f".{name}.installing"
+    old = home / f".{name}.old"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        for leftover in (staging, old):
+            shutil.rmtree(leftover, ignore_errors=True)
+        staging.mkdir()
+        for file in BLUEPRINT_FILES:
+            shutil.copyfile(run_dir / file, staging / file)
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    except OSError as error:
+        raise SolverError(f"cannot install the blueprint in {target}: "
+                          f"{error.strerror or error}") from None
+    return target
 
 
 def _last_logged_batches(path: Path) -> int:

@@ -14,6 +14,9 @@ as for users). Why pytest's: it is already ignored by git and marked as a cache 
 and `pytest --cache-clear` empties it along with pytest's other state, as one would expect. With
 the cache plugin off (`-p no:cacheprovider`), a per-user folder in the system temp folder serves.
 Tests that set `GAMBLER_DEALS` themselves (with monkeypatch) still win for deal sets.
+
+The data folder (`GAMBLER_DATA`: installed blueprints) is a fresh temporary folder for each test
+process, so no test sees what a user installed, nor leaves anything behind in their folder.
 """
 
 import os
@@ -43,6 +46,13 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["GAMBLER_CACHE"] = str(tests_cache_root(config))
     os.environ.pop("GAMBLER_DEALS", None)
     os.environ.pop("NUMBA_CACHE_DIR", None)
+    os.environ["GAMBLER_DATA"] = tempfile.mkdtemp(prefix="gambler-test-data-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    shutil.rmtree(os.environ.get("GAMBLER_DATA", ""), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -93,3 +93,38 @@ def test_resume_takes_nothing_but_the_folder(tmp_path):
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
         f"gambler-solve: error: {tmp_path}: no checkpoint.npz (not a gambler-solve run folder)"]
+
+
+def test_a_finished_run_installs_as_a_profile_name(tmp_path):
+    from gambler.bot.blueprint import Blueprint
+    from gambler.bot.params import ProfileError
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.caches import blueprints_dir
+
+    config = tmp_path / "leduc.yaml"
+    config.write_text(LEDUC.replace("400000", "20000"))
+    with pytest.raises(ProfileError, match="no profile file 'leduc-small'.*installed blueprints: "
+                                           "none"):
+        resolve_strategy("leduc-small")
+    with pytest.raises(ProfileError, match=r"'leduc' is a blueprint built on this machine, not "
+                                           r"shipped: build it once with `gambler-solve leduc "
+                                           r"--install leduc`"):
+        resolve_strategy("leduc")
+    bad = solve(str(config), "--run-dir", str(tmp_path / "run"), "--install", ".hidden")
+    assert bad.returncode == 1 and not (tmp_path / "run").exists()  # refused before solving
+    assert bad.stderr.splitlines() == ["gambler-solve: error: --install '.hidden': a blueprint's "
+                                       "name is letters, digits, '-', '_' and '.', not starting "
+                                       "with '.'"]
+    done = solve(str(config), "--run-dir", str(tmp_path / "run"), "--json")
+    assert done.returncode == 0, done.stderr
+    installed = solve("--resume", str(tmp_path / "run"), "--install", "leduc-small", "--json")
+    assert installed.returncode == 0, installed.stderr
+    assert json.loads(installed.stdout)["blueprint"] == str(blueprints_dir() / "leduc-small" /
+                                                            "blueprint.yaml")
+    blueprint = resolve_strategy("leduc-small")
+    assert isinstance(blueprint, Blueprint)
+    assert np.array_equal(blueprint.policy, np.load(tmp_path / "run" / "strategy.npy"))
+    # the run folder can go: the installed copy stands alone
+    for file in (tmp_path / "run").iterdir():
+        file.unlink()
+    assert np.array_equal(resolve_strategy("leduc-small").policy, blueprint.policy)

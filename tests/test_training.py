@@ -211,7 +211,7 @@ def test_match_refuses_bad_input_in_one_line():
         "profiles: adaptive, default, default-static, default-v1, default-v2, handmade, price-aware, " \
         "seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
-        "catcher, prober, shover, sizer)"
+        "catcher, prober, shover, sizer; installed blueprints: none)"
 
 
 SMALL = """start: seed

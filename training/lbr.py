@@ -718,7 +718,8 @@ class LbrDeals:
 def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
             actions: str | np.ndarray = DEFAULT_ACTIONS, threads: int | None = None, progress=None,
             deals: LbrDeals | None = None) -> LbrResult:
-    """LBR against `strategy` (a `Profile`, `ExploiterRules` or a baseline name) on the duplicate
+    """LBR against `strategy` (a `Profile`, `ExploiterRules`, a baseline name or a blueprint:
+    `training.lbr_blueprint`) on the duplicate
     deals of `seed` (`hands` rounded up to whole deals), or on `deals` if given. `actions`: the
     action sets as text (`"C,C,FCPA,FCPA"`) or already parsed (`parse_action_sets`' array, used
     as is). `progress(deals)` is told as chunks finish."""
@@ -728,6 +729,13 @@ def run_lbr(strategy, game, hands: int = 20000, seed: int = 1,
     from gambler.training.engine import check_chart, encode_rules, encode_strategy
 
     action_sets = parse_action_sets(actions, game.num_rounds)
+    from gambler.bot.blueprint import Blueprint
+
+    if isinstance(strategy, Blueprint):  # its range comes from its table: training.lbr_blueprint
+        from gambler.training.lbr_blueprint import run_blueprint_lbr
+
+        return run_blueprint_lbr(strategy, game, 2 * deals.count if deals else hands,
+                                 deals.seed if deals else seed, action_sets, threads, progress)
     deals = deals if deals is not None else LbrDeals(seed, hands)
     kind, params = encode_strategy(strategy)
     rules = encode_rules(game)

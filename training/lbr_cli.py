@@ -80,7 +80,10 @@ def command(profile, actions, suite, hands, seed, game_file, workers, breakdown,
         _run_portfolio(profile, game_file, game, actions, suite, hands, seed, workers,
                        breakdown, as_json)
         return
-    resolve(profile, single=True)  # a switch: the engine's error, before any work
+    from gambler.bot.blueprint import Blueprint
+
+    if not isinstance(strategy, Blueprint):  # blueprints: training.lbr_blueprint
+        resolve(profile, single=True)  # a switch: the engine's error, before any work
     if suite:
         _run_suite(profile, game, hands, seed, workers, as_json)
         return
