@@ -270,10 +270,12 @@ def average_policy(kind, round_, child_count, offsets, bucket_counts, strategy_s
 
 @numba.njit(nogil=True)  # not cached: numba cannot load a cached recursive function
 def _br_values(node, responder, kind, player, round_, child_start, child_count, children,
-               payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts):
+               payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts,
+               choices):
     """Per deal: the responder's value below `node` when it best-responds to `policy` (the other
     position's strategy) and `reach[d]` is the other position's reach of `node` in deal d. With
-    responder = -1 both positions follow `policy` and the value is position 0's."""
+    responder = -1 both positions follow `policy` and the value is position 0's. The response
+    taken at (n, b) is written to choices[offsets[n] + b * child_count[n]]."""
     deals = deal_result.shape[0]
     out = np.empty(deals)
     if kind[node] != DECISION:
@@ -294,7 +296,7 @@ def _br_values(node, responder, kind, player, round_, child_start, child_count, 
                                                    * count + a]
             below = _br_values(children[first + a], responder, kind, player, round_,
                                child_start, child_count, children, payoff0, offsets, policy,
-                               deal_buckets, deal_result, child_reach, bucket_counts)
+                               deal_buckets, deal_result, child_reach, bucket_counts, choices)
             for d in range(deals):
                 out[d] += policy[offsets[node] + deal_buckets[d, acting, r] * count + a] * below[d]
         return out
@@ -303,7 +305,7 @@ def _br_values(node, responder, kind, player, round_, child_start, child_count, 
     for a in range(count):
         below[a] = _br_values(children[first + a], responder, kind, player, round_, child_start,
                               child_count, children, payoff0, offsets, policy, deal_buckets,
-                              deal_result, reach, bucket_counts)
+                              deal_result, reach, bucket_counts, choices)
     totals = np.zeros((buckets, count))
     for d in range(deals):
         b = deal_buckets[d, acting, r]
@@ -314,6 +316,7 @@ def _br_values(node, responder, kind, player, round_, child_start, child_count, 
         for a in range(1, count):
             if totals[b, a] > totals[b, best[b]]:
                 best[b] = a
+        choices[offsets[node] + b * count] = best[b]
     for d in range(deals):
         out[d] = below[best[deal_buckets[d, acting, r]], d]
     return out
@@ -326,8 +329,53 @@ def best_response_value(responder, kind, player, round_, child_start, child_coun
     responder -1: position 0's expected chips when both follow `policy`."""
     reach = np.ones(deal_result.shape[0])
     values = _br_values(0, responder, kind, player, round_, child_start, child_count, children,
-                        payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts)
+                        payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts,
+                        np.zeros(1 if responder < 0 else policy.shape[0], dtype=np.int64))
     return values.mean()
+
+
+@numba.njit(nogil=True)  # not cached: it calls the recursive _br_values
+def best_response_policy(responder, kind, player, round_, child_start, child_count, children,
+                         payoff0, offsets, policy, deal_buckets, deal_result, bucket_counts):
+    """`policy` with the responder's information sets replaced by the (pure) response
+    `best_response_value` finds on these deals, and that response's value on them."""
+    reach = np.ones(deal_result.shape[0])
+    choices = np.zeros(policy.shape[0], dtype=np.int64)
+    values = _br_values(0, responder, kind, player, round_, child_start, child_count, children,
+                        payoff0, offsets, policy, deal_buckets, deal_result, reach, bucket_counts,
+                        choices)
+    combined = policy.copy()
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION or player[node] != responder:
+            continue
+        count = child_count[node]
+        for b in range(bucket_counts[round_[node]]):
+            base = offsets[node] + b * count
+            for a in range(count):
+                combined[base + a] = 1.0 if a == choices[base] else 0.0
+    return combined, values.mean()
+
+
+@njit
+def sample_holdem_deals(seed, count, tables, binomial, preflop, raw3, perm3, raw4, perm4, raw5,
+                        perm5, permutations, flop, turn, river):
+    """`count` random hold'em deals through a card abstraction, as `FiniteDeals` arrays:
+    (buckets int32[count, 2, 4], result int8[count]); the same seed gives the same deals."""
+    buckets = np.empty((count, 2, 4), dtype=np.int32)
+    result = np.empty(count, dtype=np.int8)
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = stream_seed(seed, uint64(0x6465616C))  # "deal"
+    cards = np.arange(52)
+    deal_buckets = np.empty((2, 4), dtype=np.int64)
+    scratch = np.empty(5, dtype=np.int64)
+    for d in range(count):
+        result[d] = _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4,
+                                 perm4, raw5, perm5, permutations, flop, turn, river,
+                                 deal_buckets, scratch)
+        for position in range(2):
+            for r in range(4):
+                buckets[d, position, r] = deal_buckets[position, r]
+    return buckets, result
 
 
 @helper

@@ -16,6 +16,7 @@ import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -244,3 +245,56 @@ def exploitability(game: AbstractGame, policy: np.ndarray) -> tuple[float, float
     value = mccfr.best_response_value(-1, *arrays)
     return (float(value), float(mccfr.best_response_value(0, *arrays)),
             float(mccfr.best_response_value(1, *arrays)))
+
+
+def sampled_deals(game: AbstractGame, count: int, seed: int) -> FiniteDeals:
+    """`count` random deals of a hold'em card abstraction's game, as a finite deal list (each
+    equally likely): the abstract game restricted to them."""
+    buckets, result = mccfr.sample_holdem_deals(seed, count, *game.card_arrays())
+    return FiniteDeals(buckets, result, np.asarray(game.bucket_counts), kind="sampled")
+
+
+class ResponseEstimates(NamedTuple):
+    """Best responses to a strategy on sampled deals (`sampled_exploitability`), chips a hand."""
+
+    value: float                      # position 0's value when both play the strategy
+    held_out: tuple[float, float]     # each position's response, scored on other deals
+    in_sample: tuple[float, float]    # the same responses on the deals they were found on
+
+    @property
+    def lower(self) -> float:
+        """Exploitability >= this (up to the sampling error of the held-out deals)."""
+        return sum(self.held_out) / 2
+
+    @property
+    def upper(self) -> float:
+        """The in-sample responses overfit the deals: an estimate from above."""
+        return sum(self.in_sample) / 2
+
+
+def sampled_exploitability(game: AbstractGame, policy: np.ndarray, deals: int = 20_000,
+                           seed: int = 1) -> ResponseEstimates:
+    """Exploitability inside a hold'em card abstraction, where no exact best response can be
+    computed (the deals are too many to list), estimated from both sides. For each position a
+    best response (`mccfr.best_response_policy`, one action per information set, as the
+    abstraction's imperfect recall allows) is found on `deals` random deals of `seed`. On those
+    deals its value overstates what it would win (it fits their luck: `in_sample`); played
+    against `policy` on `deals` other deals (seed + 1) its value is an unbiased estimate of a
+    real response's, so exploitability is at least about their mean (`held_out`). With few deals
+    per information set the gap is wide and the held-out response can even lose."""
+    tree = game.tree
+    train, test = sampled_deals(game, deals, seed), sampled_deals(game, deals, seed + 1)
+    shape = (tree.kind, tree.player, tree.round, tree.child_start, tree.child_count,
+             tree.children, game.payoff0, game.offsets)
+    policy = np.asarray(policy, dtype=np.float64)
+    held_out, in_sample = [], []
+    for responder in (0, 1):
+        response, fitted = mccfr.best_response_policy(responder, *shape, policy, train.buckets,
+                                                      train.result, game.bucket_counts)
+        own = mccfr.best_response_value(-1, *shape, response, test.buckets, test.result,
+                                        game.bucket_counts)
+        held_out.append(float(own if responder == 0 else -own))
+        in_sample.append(float(fitted))
+    both = mccfr.best_response_value(-1, *shape, policy, test.buckets, test.result,
+                                     game.bucket_counts)
+    return ResponseEstimates(float(both), tuple(held_out), tuple(in_sample))

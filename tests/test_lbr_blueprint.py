@@ -31,21 +31,10 @@ GAME = load_game()
 
 
 def synthetic_blueprint(policy_kind: str, buckets: int = 3, seed: int = 0) -> Blueprint:
-    from gambler.evaluator.preflop import class_indices
-    from gambler.solver.cards import (BINOMIAL, PERMUTATIONS, CardAbstraction,
-                                      CardAbstractionSpec, canonical_boards)
+    from solver_support import synthetic_card_abstraction
 
-    rng = np.random.default_rng(seed)
-    canon = [canonical_boards(count, BINOMIAL, PERMUTATIONS) for count in (3, 4, 5)]
-    tables = tuple(rng.integers(0, buckets, (rows[2].shape[0], 1326), dtype=np.uint8)
-                   for rows in canon)
-    firsts, seconds = np.triu_indices(52, 1)
-    pairs = np.stack([firsts, seconds], axis=1)
-    order = np.argsort(seconds * (seconds - 1) // 2 + firsts)
-    cards = CardAbstraction(CardAbstractionSpec(buckets, buckets, buckets),
-                            class_indices(pairs[order]).astype(np.uint16),
-                            tuple(rows[0] for rows in canon), tuple(rows[1] for rows in canon),
-                            tables)
+    rng = np.random.default_rng(seed + 1)
+    cards = synthetic_card_abstraction(buckets, seed)
     tree = build_tree(GAME, BettingAbstraction(((0.5, 1.0), (1.0,), (1.0,), (1.0,)), True,
                                                (2, 1, 1, 1)))
     game = AbstractGame(tree, cards)

@@ -95,7 +95,8 @@ def test_resume_takes_nothing_but_the_folder(tmp_path):
         f"gambler-solve: error: {tmp_path}: no checkpoint.npz (not a gambler-solve run folder)"]
 
 
-def test_a_finished_run_installs_as_a_profile_name(tmp_path):
+def test_a_finished_run_installs_as_a_profile_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMBLER_DATA", str(tmp_path / "data"))  # the children inherit it
     from gambler.bot.blueprint import Blueprint
     from gambler.bot.params import ProfileError
     from gambler.bot.strategies import resolve_strategy
