@@ -1,11 +1,13 @@
 """The bot through `gambler-dealer` on loopback: ms/hand and decision latency.
 
-    python benchmarks/bench_bot.py [--hands 2000]
+    python benchmarks/bench_bot.py [--hands 2000] [--blueprint blueprint]
 
 Runs three matches, each as separate processes (dealer + two `gambler`), and prints one markdown
 table: wall-clock ms/hand over the match (the dealer's and both bots' work, on this machine's two
 cores) and each side's decision latency p50/p99 as the bot reports it. The peer measured in the
-same run is `random` against `random`: the cost of the protocol and the processes alone.
+same run is `random` against `random`: the cost of the protocol and the processes alone. With
+`--blueprint NAME` (an installed blueprint, `gambler-solve --install`), a fourth match: the
+blueprint against the seed bot.
 """
 
 from __future__ import annotations
@@ -54,11 +56,16 @@ def match(first: str, second: str, hands: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--blueprint", default=None, help="also play this blueprint against "
+                        "the seed bot")
     options = parser.parse_args()
     floor = match("random", "random", options.hands, 1)
     rows = [("random vs random (protocol floor)", floor)]
     rows.append(("seed bot vs random", match("seed", "random", options.hands, 2)))
     rows.append(("seed bot vs seed bot", match("seed", "seed", options.hands, 3)))
+    if options.blueprint:
+        rows.append((f"{options.blueprint} vs seed bot",
+                     match(options.blueprint, "seed", options.hands, 4)))
     print(f"{machine_line()}; {options.hands} hands per match, exact win rates")
     print()
     print("| match | ms/hand | ratio to the floor | latency p50 / p99 (first bot) | "
