@@ -35,7 +35,7 @@ class FiniteDeals:
     result: np.ndarray           # int8 [deals]
     bucket_counts: np.ndarray    # int64 [rounds]
     labels: tuple[tuple[tuple[int, ...], ...], ...] = ()  # per round, per bucket: its cards
-    kind: str = "lossless"       # how a bucket is found from cards: lossless, categories
+    kind: str = "lossless"       # how a bucket is found from cards: lossless, categories, sampled
 
     @property
     def deals(self) -> int:

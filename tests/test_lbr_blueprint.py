@@ -24,7 +24,7 @@ from gambler.protocol.gamedef import load_game
 from gambler.protocol.matchstate import MatchState
 from gambler.solver.betting import BettingAbstraction, build_tree
 from gambler.solver.solve import AbstractGame
-from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules
+from gambler.training.engine import CALL_CODE, FOLD_CODE, encode_rules
 from gambler.training.lbr import lbr_tables, parse_action_sets, run_lbr
 
 GAME = load_game()
@@ -221,3 +221,16 @@ def test_lbr_beats_a_random_mixed_blueprint(mixed):
     result = run_lbr(mixed, GAME, hands=400, seed=5, actions="FCPA,FCPA,FCPA,FCPA")
     score = result.score
     assert score.mbb_per_hand - score.ci95_mbb > 1000
+
+
+def test_a_blueprint_without_a_card_abstraction_is_refused_in_one_message():
+    from gambler.solver.deals import category_deals
+    from gambler.training.lbr_blueprint import BlueprintLbrError
+
+    tree = build_tree(GAME, BettingAbstraction(((1.0,),) * 4, True, (1, 1, 1, 1)))
+    game = AbstractGame(tree, category_deals(GAME, 50, seed=1))
+    blueprint = Blueprint("small.yaml", "", game, np.ones(game.size, dtype=np.float32), None)
+    with pytest.raises(BlueprintLbrError, match=r"^small.yaml: LBR plays blueprints of heads-up "
+                                                r"hold'em with a card abstraction .*this one has "
+                                                r"categories deals$"):
+        run_lbr(blueprint, GAME, hands=10, seed=5)

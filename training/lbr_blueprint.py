@@ -37,9 +37,9 @@ from gambler.solver.betting import ACTION_CODES, DECISION
 from gambler.solver.cards import _lookup_row
 from gambler.protocol.betting import CALL, FOLD, RAISE
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
-                                     RAISE_CODE, ROUND, SPENT, adjusted_payoff_of, apply_action, payoff_of,
-                                     player_to_act, raise_range, start_hand)
-from gambler.training.lbr import (ALL_IN_BIT, CALL_BIT, FOLD_BIT, RAISE_SIZES, _equities,
+                                     RAISE_CODE, ROUND, SPENT, adjusted_payoff_of, apply_action,
+                                     payoff_of, player_to_act, raise_range, start_hand)
+from gambler.training.lbr import (CALL_BIT, FOLD_BIT, RAISE_SIZES, _equities,
                                   raise_size_target)
 from gambler.training.range_rows import CHANCE, MIXED, PLAIN, WEIGHT
 
@@ -514,7 +514,7 @@ def blueprint_lbr_hand(rules, lbr, tree, offsets, policy, cards, hole, bot_hole,
 
 def blueprint_arrays(blueprint) -> tuple:
     """(tree, offsets, policy, cards): a hold'em blueprint's arrays as the kernels read them;
-    `GamblerError`-typed `LbrError` for a blueprint LBR cannot play (not hold'em buckets)."""
+    `BlueprintLbrError` for a blueprint LBR cannot play (no hold'em card abstraction)."""
     game = blueprint.game
     if game.cards is None:
         raise BlueprintLbrError(f"{blueprint.source}: LBR plays blueprints of heads-up hold'em "
