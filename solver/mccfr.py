@@ -77,6 +77,18 @@ def _next(state):
 
 
 @helper
+def sampled_action(probabilities, count, u):
+    """The action a uniform draw `u` picks from `probabilities[:count]`: the first whose
+    cumulative probability exceeds u (the last if rounding leaves u above them all)."""
+    cumulative = 0.0
+    for a in range(count):
+        cumulative += probabilities[a]
+        if u < cumulative:
+            return a
+    return count - 1
+
+
+@helper
 def _below(state, n):
     """A uniform integer in 0..n-1."""
     return min(int(_next(state) * n), n - 1)
@@ -154,15 +166,7 @@ def _traverse(traverser, kind, player, round_, child_start, child_count, childre
                 continue
             for a in range(count):
                 d_strategy[base + a] += sigma[a]
-            draw = _next(state)
-            chosen = count - 1
-            cumulative = 0.0
-            for a in range(count):
-                cumulative += sigma[a]
-                if draw < cumulative:
-                    chosen = a
-                    break
-            node = children[child_start[node] + chosen]
+            node = children[child_start[node] + sampled_action(sigma, count, _next(state))]
         value = _terminal_value(kind, payoff0, node, result, traverser)
         # Up: hand the value to the innermost frame; close frames whose children are all done.
         while depth > 0:

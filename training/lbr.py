@@ -404,8 +404,36 @@ def _raise_value(kind, params, values, fresh_plan, rules, lbr, target, work, pot
                 continuing += (mass - folded) * equity[index]
         fold_share = folds / total
         continuing_equity = continuing / (total - folds) if total > folds else 0.0
+    return raise_payoff(fold_share, continuing_equity, pot, to_call, extra)
+
+
+@helper
+def raise_payoff(fold_share, continuing_equity, pot, to_call, extra):
+    """Item 3's value of a raise of `extra` over the bet: the pot when the range folds, else the
+    check-down against the calling range at equity `continuing_equity`."""
     return fold_share * pot + (1.0 - fold_share) * (
         continuing_equity * (pot + extra) - (1.0 - continuing_equity) * (to_call + extra))
+
+
+@helper
+def call_or_fold(range_, equity, pot, to_call, actions):
+    """(wp, code, value): LBR's equity against the range if nobody bets again, and the better of
+    calling and (when `actions` has F and something is owed) folding, with its value; wp < 0
+    when the range is empty."""
+    total = 0.0
+    won = 0.0
+    for index in range(range_.shape[1]):
+        mass = holding_mass(range_, index)
+        if mass > 0.0:
+            total += mass
+            won += mass * equity[index]
+    if total == 0.0:
+        return -1.0, CALL_CODE, 0.0
+    wp = won / total
+    value = wp * pot - (1.0 - wp) * to_call
+    if actions & FOLD_BIT and to_call > 0 and value < 0.0:
+        return wp, FOLD_CODE, 0.0
+    return wp, CALL_CODE, value
 
 
 @helper
@@ -435,22 +463,10 @@ def _lbr_decision(kind, params, values, fresh_plan, rules, lbr, actions, work, h
     bet = hand[MAX_SPENT]
     to_call = bet - hand[SPENT + lbr]
     pot = hand[SPENT] + hand[SPENT + 1]
-    total = 0.0
-    won = 0.0
-    for index in range(range_.shape[1]):
-        mass = holding_mass(range_, index)
-        if mass > 0.0:
-            total += mass
-            won += mass * equity[index]
-    if total == 0.0:  # cannot happen with an exact range model (the tests check); stay legal
+    wp, best_code, best_value = call_or_fold(range_, equity, pot, to_call, actions)
+    if wp < 0.0:  # cannot happen with an exact range model (the tests check); stay legal
         return CALL_CODE, 0
-    wp = won / total
-    best_code = CALL_CODE
     best_amount = 0
-    best_value = wp * pot - (1.0 - wp) * to_call
-    if actions & FOLD_BIT and to_call > 0 and best_value < 0.0:
-        best_code = FOLD_CODE
-        best_value = 0.0
     low, high = raise_range(rules, hand, lbr)
     if low < 0:
         return best_code, best_amount

@@ -35,12 +35,13 @@ from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from gambler.jit import helper, njit
 from gambler.solver.betting import ACTION_CODES, DECISION
 from gambler.solver.cards import _lookup_row
+from gambler.solver.mccfr import sampled_action
 from gambler.protocol.betting import CALL, FOLD, RAISE
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
                                      RAISE_CODE, ROUND, SPENT, adjusted_payoff_of, apply_action,
                                      payoff_of, player_to_act, raise_range, start_hand)
-from gambler.training.lbr import (CALL_BIT, FOLD_BIT, RAISE_SIZES, _equities,
-                                  raise_size_target)
+from gambler.training.lbr import (CALL_BIT, RAISE_SIZES, _equities, call_or_fold,
+                                  raise_payoff, raise_size_target)
 from gambler.training.range_rows import CHANCE, MIXED, PLAIN, WEIGHT
 
 ABSTRACT_FOLD, ABSTRACT_CALL, ABSTRACT_RAISE = ACTION_CODES[FOLD], ACTION_CODES[CALL], \
@@ -315,13 +316,7 @@ def _blueprint_lbr_play(rules, lbr, tree, offsets, policy, cards, holding_cards,
                 n = tree[4][actual]
                 _strategy_at(offsets, policy, actual, n, buckets[bot_index], probabilities)
                 u = blueprint_uniform(seed, ACTION_STREAM, hand_number, index)
-                pick = n - 1
-                cumulative = 0.0
-                for k in range(n):
-                    cumulative += probabilities[k]
-                    if u < cumulative:
-                        pick = k
-                        break
+                pick = sampled_action(probabilities, n, u)
                 code, amount = real_action(tree, actual, tree[5][tree[3][actual] + pick], rules,
                                            hand, bot)
             # LBR's belief: each branch's holdings weighed by the chance of this real action
@@ -409,22 +404,10 @@ def _decision(rules, lbr, tree, offsets, policy, actions, hand, nodes, weights, 
     bet = hand[MAX_SPENT]
     to_call = bet - hand[SPENT + lbr]
     pot = hand[SPENT] + hand[SPENT + 1]
-    total = 0.0
-    won = 0.0
-    for h in range(range_.shape[1]):
-        mass = range_[WEIGHT, h]
-        if mass > 0.0:
-            total += mass
-            won += mass * equity[h]
-    if total == 0.0:  # cannot happen: the bot's own holding keeps its weight; stay legal
+    wp, best_code, best_value = call_or_fold(range_, equity, pot, to_call, actions)
+    if wp < 0.0:  # cannot happen: the bot's own holding keeps its weight; stay legal
         return CALL_CODE, 0
-    wp = won / total
-    best_code = CALL_CODE
     best_amount = 0
-    best_value = wp * pot - (1.0 - wp) * to_call
-    if actions & FOLD_BIT and to_call > 0 and best_value < 0.0:
-        best_code = FOLD_CODE
-        best_value = 0.0
     low, high = raise_range(rules, hand, lbr)
     if low < 0:
         return best_code, best_amount
@@ -448,9 +431,7 @@ def _decision(rules, lbr, tree, offsets, policy, actions, hand, nodes, weights, 
         fold_share = sums[1] / sums[0] if sums[0] > 0.0 else 0.0
         continuing = sums[0] - sums[1]
         continuing_equity = sums[2] / continuing if continuing > 0.0 else 0.0
-        extra = target - bet
-        value = fold_share * pot + (1.0 - fold_share) * (
-            continuing_equity * (pot + extra) - (1.0 - continuing_equity) * (to_call + extra))
+        value = raise_payoff(fold_share, continuing_equity, pot, to_call, target - bet)
         if value > best_value:
             best_code = RAISE_CODE
             best_amount = target
@@ -501,9 +482,9 @@ def blueprint_lbr_deals(rules, tree, offsets, policy, cards, holes, boards, outc
 @njit
 def blueprint_lbr_hand(rules, lbr, tree, offsets, policy, cards, hole, bot_hole, board,
                        hand_number, seed, tables, lbr_tables, action_sets, trace, ranges):
-    """One LBR hand (`_blueprint_lbr_play`), for the tests: (position 0's chips if the showdown
-    goes to position 0, the actions in `trace`, the bot's range at LBR's decisions in
-    `ranges`); the chips are for a board where position 0 wins (outcome +1)."""
+    """One LBR hand (`_blueprint_lbr_play`), for the tests: (whether the branches sufficed,
+    position 0's chips were its hand the better at showdown), with the actions in `trace` and
+    the bot's range at LBR's decisions in `ranges`."""
     work = _new_work(tree[4].max())
     line = np.empty(4, dtype=np.int64)
     ok = _blueprint_lbr_play(rules, lbr, tree, offsets, policy, cards, lbr_tables.holding_cards,
@@ -542,7 +523,7 @@ def run_blueprint_lbr(blueprint, game, hands: int, seed: int, action_sets: np.nd
     from gambler.training.engine import encode_rules
     from gambler.training.lbr import LbrResult, lbr_tables
 
-    if game.num_rounds != 4 or not game.is_heads_up_holdem:
+    if not game.is_heads_up_holdem:
         raise BlueprintLbrError("LBR against a blueprint plays heads-up hold'em")
     tree, offsets, policy, cards = blueprint_arrays(blueprint)
     if blueprint.game.tree.game.stacks != game.stacks or \
