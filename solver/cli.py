@@ -4,6 +4,7 @@
     gambler-solve blueprint --hours 3 --run-dir runs/bp      # heads-up no-limit hold'em
     gambler-solve --resume runs/bp                           # after Ctrl-C, kill or a crash
     gambler-solve blueprint --install blueprint              # then `gambler HOST PORT -p blueprint`
+    gambler-solve blueprint --scheduler tcp://head:8786      # the chunks on a Dask cluster
 
 What it prints, on stderr: the abstract game's size before solving (betting nodes per round,
 information sets, the tables' memory), a line while a card abstraction is built the first time,
@@ -54,6 +55,9 @@ def progress_line(record: dict, target: int | None) -> str:
               metavar="DIR", help="Continue the run in DIR to its original target.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: every core). The result does not depend on it.")
+@click.option("--scheduler", metavar="ADDR", default=None,
+              help="Run each batch's chunks on the Dask cluster at ADDR (tcp://host:8786; "
+                   "needs gambler[cluster]). The result is a local run's.")
 @click.option("--install", metavar="NAME", default=None,
               help="When the run is done, install its blueprint as NAME (in the data folder, "
                    "$GAMBLER_DATA or ~/.local/share/gambler/blueprints), where profile name NAME "
@@ -61,8 +65,8 @@ def progress_line(record: dict, target: int | None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout at the end.")
 @debug_option
 @click.pass_context
-def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers, install,
-            as_json) -> None:
+def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers, scheduler,
+            install, as_json) -> None:
     """Solve CONFIG (a solve config: a path, or a shipped name such as `leduc` or `blueprint`)
     by external-sampling MCCFR, checkpointing as it goes."""
     if iterations is not None and hours is not None:
@@ -86,6 +90,11 @@ def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers,
 
     if install is not None:
         check_blueprint_name(install)  # before hours of solving, not after
+    client = None
+    if scheduler:
+        from gambler.solver.cluster import connect
+
+        client = connect(scheduler)  # before a run folder is made
     say = (lambda text: None) if as_json else _say
     if resume:
         solve_run = SolveRun.resume(Path(resume), say)
@@ -103,11 +112,20 @@ def command(ctx, config_name, iterations, hours, seed, run_dir, resume, workers,
     target = solve_run.target_iterations
     goal = f"{target:,} iterations" if target else f"{solve_run.hours:g} hours"
     say(f"solving to {goal} in {solve_run.directory}")
+    cluster = None
+    if client is not None:
+        from gambler.solver.cluster import SolveCluster
+
+        cluster = SolveCluster(client, game)
+        say(f"chunks run on {cluster.describe()} at {scheduler}")
     try:
-        record = solve_run.run(lambda record: say(progress_line(record, target)))
+        record = solve_run.run(lambda record: say(progress_line(record, target)), cluster)
     except KeyboardInterrupt:
         fail(PROGRAM, f"interrupted at {solve_run.solve.iterations:,} iterations, checkpointed; "
                       f"continue with {PROGRAM} --resume {solve_run.directory}", 130)
+    finally:
+        if cluster is not None:
+            cluster.close()
     blueprint = solve_run.directory / "blueprint.yaml"
     if install:
         blueprint = install_blueprint(solve_run.directory, install) / "blueprint.yaml"

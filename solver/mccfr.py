@@ -23,7 +23,9 @@ run in parallel. Each stream reads the tables as they were at the batch's start 
 changes so far (dR_c, dS_c), so with one chunk a batch is plain sequential MCCFR, and with any
 number of cores the result depends only on the seed, the batch size and the chunk count: after
 the batch, R += sum_c dR_c and S += sum_c dS_c in chunk order. Each stream's random numbers come
-from SplitMix64 seeded by (seed, batch, chunk).
+from SplitMix64 seeded by (seed, batch, chunk). A stream needs nothing but the tables at the
+batch's start, so the chunks of a batch can run on other machines too (`solver.cluster`), to the
+same result.
 
 Discounting (Brown and Sandholm 2019) after batch t = 1, 2, ...: positive regrets are multiplied
 by t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1), the strategy sum by
@@ -209,23 +211,25 @@ def _chunk_start(d_regrets, d_strategy, seed, batch, chunks, chunk, max_actions)
 
 @njit(parallel=True)
 def finite_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
-                 regrets, d_regrets, d_strategy, seed, batch, iterations, deal_buckets,
-                 deal_result, max_actions, prune_below, prune_share):
-    """One batch of `iterations` (split over d_regrets.shape[0] chunks) on a finite deal list:
-    each iteration draws a deal uniformly and traverses for position 0, then 1. Fills the
-    chunks' deltas (zeroed here); `merge_batch` applies them."""
-    chunks = d_regrets.shape[0]
+                 regrets, d_regrets, d_strategy, seed, batch, iterations, first_chunk,
+                 chunks, deal_buckets, deal_result, max_actions, prune_below, prune_share):
+    """Chunks first_chunk, first_chunk + 1, ... (d_regrets.shape[0] of them) of a batch of
+    `iterations` split over `chunks`, on a finite deal list: each iteration draws a deal
+    uniformly and traverses for position 0, then 1. Fills the chunks' deltas (zeroed here);
+    `merge_batch` applies them. A whole batch is first_chunk 0 and every chunk's rows; a
+    cluster (`solver.cluster`) gives each machine some of the rows."""
     deals = deal_result.shape[0]
-    for c in prange(chunks):
+    for row in prange(d_regrets.shape[0]):
+        c = first_chunk + row
         state, sigmas, values, frame_node, frame_next = _chunk_start(
-            d_regrets[c], d_strategy[c], seed, batch, chunks, c, max_actions)
+            d_regrets[row], d_strategy[row], seed, batch, chunks, c, max_actions)
         share = iterations // chunks + (1 if c < iterations % chunks else 0)
         for _ in range(share):
             deal = _below(state, deals)
             threshold = prune_below if _next(state) < prune_share else -np.inf
             for traverser in range(2):
                 _traverse(traverser, kind, player, round_, child_start, child_count, children,
-                          payoff0, offsets, regrets, d_regrets[c], d_strategy[c],
+                          payoff0, offsets, regrets, d_regrets[row], d_strategy[row],
                           deal_buckets[deal], deal_result[deal], sigmas, values, frame_node,
                           frame_next, state, threshold)
 
@@ -428,15 +432,15 @@ def _holdem_deal(state, cards, tables, binomial, preflop, raw3, perm3, raw4, per
 
 @njit(parallel=True)
 def holdem_batch(kind, player, round_, child_start, child_count, children, payoff0, offsets,
-                 regrets, d_regrets, d_strategy, seed, batch, iterations, max_actions, tables,
-                 binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop,
-                 turn, river, prune_below, prune_share):
-    """One batch of `iterations` on heads-up hold'em through a card abstraction
+                 regrets, d_regrets, d_strategy, seed, batch, iterations, first_chunk, chunks,
+                 max_actions, tables, binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5,
+                 permutations, flop, turn, river, prune_below, prune_share):
+    """`finite_batch`'s chunks on heads-up hold'em through a card abstraction
     (`solver.cards`): each iteration deals nine cards and traverses for position 0, then 1."""
-    chunks = d_regrets.shape[0]
-    for c in prange(chunks):
+    for row in prange(d_regrets.shape[0]):
+        c = first_chunk + row
         state, sigmas, values, frame_node, frame_next = _chunk_start(
-            d_regrets[c], d_strategy[c], seed, batch, chunks, c, max_actions)
+            d_regrets[row], d_strategy[row], seed, batch, chunks, c, max_actions)
         cards = np.arange(52)
         buckets = np.empty((2, 4), dtype=np.int64)
         scratch = np.empty(5, dtype=np.int64)
@@ -448,5 +452,5 @@ def holdem_batch(kind, player, round_, child_start, child_count, children, payof
             threshold = prune_below if _next(state) < prune_share else -np.inf
             for traverser in range(2):
                 _traverse(traverser, kind, player, round_, child_start, child_count, children,
-                          payoff0, offsets, regrets, d_regrets[c], d_strategy[c], buckets,
+                          payoff0, offsets, regrets, d_regrets[row], d_strategy[row], buckets,
                           result, sigmas, values, frame_node, frame_next, state, threshold)

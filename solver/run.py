@@ -147,10 +147,12 @@ class SolveRun:
             self.logged_batches = solve.batches
         return record
 
-    def run(self, progress=lambda record: None) -> dict:
+    def run(self, progress=lambda record: None, cluster=None) -> dict:
         """Run batches to the target, a checkpoint every `checkpoint_minutes`; the last one,
         the strategy and the blueprint profile when done. SIGINT or SIGTERM (Ctrl-C, `kill`)
-        stops the run after the batch under way, checkpointed, and raises KeyboardInterrupt."""
+        stops the run after the batch under way, checkpointed, and raises KeyboardInterrupt.
+        With `cluster` (`solver.cluster.SolveCluster`) each batch's chunks run there, to the
+        same tables."""
         interval = self.config.checkpoint_minutes * 60
         self.solve.compile()
         last_save = time.monotonic()
@@ -161,7 +163,7 @@ class SolveRun:
         try:
             while not self.finished() and not stop:
                 began = time.monotonic()
-                self.solve.run_batches(1)
+                self.solve.run_batches(1, cluster)
                 self.seconds += time.monotonic() - began
                 if time.monotonic() - last_save >= interval:
                     record = self.checkpoint()

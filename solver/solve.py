@@ -68,6 +68,29 @@ class SolveSettings:
         return float(self.prune_below), float(self.prune_share)
 
 
+class ChunkWork(NamedTuple):
+    """An abstract game's arrays as a batch's chunks read them: the tree's (`tree_arrays`), and
+    the finite deal list's (buckets, result) or the card abstraction's (`card_arrays`)."""
+
+    tree: tuple
+    deals: tuple | None
+    cards: tuple | None
+    max_actions: int
+
+
+def run_chunks(work: ChunkWork, regrets: np.ndarray, d_regrets: np.ndarray,
+               d_strategy: np.ndarray, seed: int, batch: int, iterations: int, first_chunk: int,
+               chunks: int, prune: tuple[float, float]) -> None:
+    """Chunks first_chunk, ... (one per row of d_regrets) of batch `batch`, its `iterations`
+    split over `chunks`: their deltas in d_regrets and d_strategy (`mccfr.finite_batch`)."""
+    if work.deals is not None:
+        mccfr.finite_batch(*work.tree, regrets, d_regrets, d_strategy, seed, batch, iterations,
+                           first_chunk, chunks, *work.deals, work.max_actions, *prune)
+    else:
+        mccfr.holdem_batch(*work.tree, regrets, d_regrets, d_strategy, seed, batch, iterations,
+                           first_chunk, chunks, work.max_actions, *work.cards, *prune)
+
+
 class AbstractGame:
     """A betting tree and a chance model (a finite deal list, or a hold'em card abstraction
     that deals are drawn through), with the tables' layout."""
@@ -103,6 +126,12 @@ class AbstractGame:
                 np.asarray(cards.raw_to_row[2]), np.asarray(cards.raw_perm[2]), PERMUTATIONS,
                 *(np.asarray(table) for table in cards.tables))
         return self._card_arrays
+
+    def chunk_work(self) -> ChunkWork:
+        """What a batch's chunks read besides the tables (`run_chunks`)."""
+        deals = None if self.deals is None else (self.deals.buckets, self.deals.result)
+        cards = None if self.cards is None else self.card_arrays()
+        return ChunkWork(self.tree_arrays(), deals, cards, self.max_actions)
 
     def information_sets(self) -> int:
         decisions = self.tree.kind == DECISION
@@ -147,17 +176,9 @@ class Solve:
     def compile(self) -> None:
         """Compile (or load) the kernels: a batch of no iterations, its tables unchanged, so a
         run's clock counts solving alone."""
-        saved = self.settings
         self._ensure_deltas()
-        game = self.game
-        if game.deals is not None:
-            mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
-                               self._d_strategy, saved.seed, 1, 0, game.deals.buckets,
-                               game.deals.result, game.max_actions, -np.inf, 0.0)
-        else:
-            mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
-                               self._d_strategy, saved.seed, 1, 0, game.max_actions,
-                               *game.card_arrays(), -np.inf, 0.0)
+        run_chunks(self.game.chunk_work(), self.regrets, self._d_regrets, self._d_strategy,
+                   self.settings.seed, 1, 0, 0, self.settings.chunks, (-np.inf, 0.0))
         empty = np.zeros(0, dtype=TABLE_DTYPE)
         mccfr.merge_batch(empty, empty.copy(), np.zeros((1, 0), dtype=TABLE_DTYPE),
                           np.zeros((1, 0), dtype=TABLE_DTYPE), 0, 1, 1.5, 0.0, 2.0)
@@ -168,23 +189,22 @@ class Solve:
             self._d_regrets = np.zeros(shape, dtype=TABLE_DTYPE)
             self._d_strategy = np.zeros(shape, dtype=TABLE_DTYPE)
 
-    def run_batches(self, count: int) -> None:
+    def run_batches(self, count: int, cluster=None) -> None:
+        """Run `count` batches here, or with each batch's chunks on `cluster` (a
+        `solver.cluster.SolveCluster`): the same tables either way."""
         settings = self.settings
         self._ensure_deltas()
         weighting = mccfr.WEIGHTINGS[settings.weighting]
-        game = self.game
+        work = self.game.chunk_work() if cluster is None else None
         for _ in range(count):
             batch = self.batches + 1
             prune = settings.pruning(batch)
-            if game.deals is not None:
-                mccfr.finite_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
-                                   self._d_strategy, settings.seed, batch, settings.batch,
-                                   game.deals.buckets, game.deals.result, game.max_actions,
-                                   *prune)
+            if cluster is None:
+                run_chunks(work, self.regrets, self._d_regrets, self._d_strategy, settings.seed,
+                           batch, settings.batch, 0, settings.chunks, prune)
             else:
-                mccfr.holdem_batch(*game.tree_arrays(), self.regrets, self._d_regrets,
-                                   self._d_strategy, settings.seed, batch, settings.batch,
-                                   game.max_actions, *game.card_arrays(), *prune)
+                cluster.run_chunks(self.regrets, self._d_regrets, self._d_strategy,
+                                   settings.seed, batch, settings.batch, prune)
             mccfr.merge_batch(self.regrets, self.strategy_sum, self._d_regrets,
                               self._d_strategy, weighting, batch, settings.alpha, settings.beta,
                               settings.gamma)
