@@ -38,7 +38,7 @@ from pathlib import Path
 from gambler.protocol.betting import BettingState, parse_betting
 from gambler.protocol.errors import ProtocolError
 from gambler.protocol.gamedef import SHIPPED_GAMES, Game, load_game
-from gambler.protocol.matchstate import parse_cards_field
+from gambler.protocol.matchstate import format_cards_field, parse_cards_field
 
 BOT_NAMES = ("gambler", "opponent")  # the players of a bot log: the bot, the other seat
 LIMIT_GAME = "holdem.limit.2p.reverse_blinds.game"      # a log with bare raises (`r`)
@@ -100,6 +100,16 @@ def parse_state_line(game: Game, line: str, where: str = "<log>") -> LoggedHand:
         raise LogError(f"{where}: values {values_text!r} are not the hand's payoffs "
                        f"{'|'.join(f'{value:g}' for value in rules)}")
     return LoggedHand(int(hand_text), betting, holes, board, values, names, where)
+
+
+def format_state_line(hand: LoggedHand) -> str:
+    """The dealer's log line of a hand (`parse_state_line`'s inverse), cards unknown left out."""
+    from gambler.protocol.dealer import format_value
+
+    betting = hand.betting
+    cards = format_cards_field(betting.game, betting.round, hand.hole_cards, hand.board)
+    return (f"STATE:{hand.hand}:{betting.betting_string()}:{cards}:"
+            f"{'|'.join(map(format_value, hand.values))}:{'|'.join(hand.names)}")
 
 
 def parse_bot_hand_line(game: Game, line: str, where: str = "<log>") -> LoggedHand:

@@ -15,7 +15,7 @@ same version) and nothing else: the abstract game's arrays are sent to them once
 
 The traffic per batch is the regret table out to each worker (4 bytes an entry) and at most the
 deltas back (8 bytes a touched entry and chunk, at most 8 an entry). Against the shipped blueprint
-abstraction (9.3 M entries) that is 37 MB out per worker a batch, so a cluster wants batches long
+abstraction (18.6 M entries) that is 74 MB out per worker a batch, so a cluster wants batches long
 enough for that to be small beside the solving: `batch` of a million iterations or more, and
 `chunks` at least the cluster's cores (a chunk runs on one core). Both are in the solve config,
 and both change the result, as they do locally.

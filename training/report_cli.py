@@ -4,11 +4,14 @@
     gambler-report match.log swapped.log --json       # a duplicate pair: scored by deal
     gambler-report match.log --html match.html         # one page with the plots
     gambler-report bot.log                             # what `gambler --log bot.log` wrote
+    gambler-report match.log --phh match.phhs          # the hands as Poker Hand Histories
+    gambler-report match.phhs --acpc match.log         # PHH in, the dealer's log format out
 
-A LOG is the dealer's ACPC match log or the bot's own log (`protocol.logs` reads both). Its game
-is the one `--game` names, else the one the log's header names, else what its betting shows
-(raises with sizes: no-limit; without: limit); when none of these tells, the error asks for
-`--game`.
+A LOG is the dealer's ACPC match log or the bot's own log (`protocol.logs` reads both), or a
+PHH file (`.phh`, one hand; `.phhs`, many: `protocol.phh`). An ACPC log's game is the one
+`--game` names, else the one the log's header names, else what its betting shows (raises with
+sizes: no-limit; without: limit); when none of these tells, the error asks for `--game`. A PHH
+hand carries its game (blinds and stacks).
 """
 
 from __future__ import annotations
@@ -57,8 +60,13 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.option("--html", "html_path", default=None, metavar="FILE",
               help="Also write one self-contained page with the plots (no network needed).")
+@click.option("--phh", "phh_path", default=None, metavar="FILE",
+              help="Also write every hand as a Poker Hand History: FILE.phhs (any number of "
+                   "hands) or FILE.phh (one).")
+@click.option("--acpc", "acpc_path", default=None, metavar="FILE",
+              help="Also write every hand as the ACPC dealer's log lines (STATE:...).")
 @debug_option
-def command(logs, game_file, as_json, html_path) -> None:
+def command(logs, game_file, as_json, html_path, phh_path, acpc_path) -> None:
     """Summarise match logs (several, e.g. a duplicate pair): per player the result with its 95%
     interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and fold to
     a bet.
@@ -66,26 +74,46 @@ def command(logs, game_file, as_json, html_path) -> None:
     A LOG is the dealer's ACPC match log or the bot's own `gambler --log` file (the bot is named
     gambler there, the other seat opponent; a portfolio's log also shows which member played
     each hand, and the page plots each member's probability)."""
-    from gambler.protocol.logs import log_hands, read_log_lines
+    from gambler.protocol.logs import format_state_line, log_hands, read_log_lines
+    from gambler.protocol.phh import (check_writable, hand_to_phh, hands_to_phhs, is_phh_path,
+                                      read_phh)
     from gambler.training.report import build_report, read_adaptation
 
-    if html_path is not None:
-        check_output_path(html_path, "--html")
+    for path, option in ((html_path, "--html"), (phh_path, "--phh"), (acpc_path, "--acpc")):
+        if path is not None:
+            check_output_path(path, option)
+    if phh_path is not None and not is_phh_path(phh_path):
+        raise click.BadParameter(f"{phh_path}: name a .phhs file (or .phh for one hand)",
+                                 param_hint="--phh")
     game = None
     if game_file is not None:
         game = load_game(game_file)
         if game.num_players != 2:
             raise click.UsageError(f"{game_file}: gambler-report reads heads-up logs")
-    texts = [read_log_lines(path) for path in logs]  # each file read once
-    hands = [log_hands(game, lines, path) for lines, path in zip(texts, logs)]
+    texts = [[] if is_phh_path(path) else read_log_lines(path) for path in logs]  # read once
+    hands = [read_phh(path) if is_phh_path(path) else log_hands(game, lines, path)
+             for lines, path in zip(texts, logs)]
     adaptations = [adaptation for adaptation in (read_adaptation(lines, path)
                                                  for lines, path in zip(texts, logs))
                    if adaptation is not None]
     total = sum(len(log) for log in hands)
     if total == 0:
         raise click.UsageError("the logs hold no hands")
+    every_hand = [hand for log in hands for hand in log]
+    if phh_path is not None:
+        for hand in every_hand:
+            check_writable(hand.betting.game, hand.where)
+        if phh_path.endswith(".phh") and total != 1:
+            raise click.BadParameter(f"{phh_path}: a .phh file holds one hand, and the logs "
+                                     f"hold {total:,}: name a .phhs file", param_hint="--phh")
+        with open(phh_path, "w") as file:
+            file.write(hand_to_phh(every_hand[0]) if total == 1 and phh_path.endswith(".phh")
+                       else hands_to_phhs(every_hand))
+    if acpc_path is not None:
+        with open(acpc_path, "w") as file:
+            file.writelines(format_state_line(hand) + "\n" for hand in every_hand)
     reports, duplicate = build_report(hands)
-    game = next(log[0] for log in hands if log).betting.game
+    game = every_hand[0].betting.game
     if html_path is not None:
         from gambler.training.report_html import page
 
