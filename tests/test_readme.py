@@ -22,7 +22,8 @@ DOCUMENTS = {"README.md": README, **DOCS, "experiments/README.md":
 BLOCKS = [block for text in (README, *DOCS.values())
           for block in re.findall(r"```python\n(.*?)```", text, flags=re.S)]
 COMMANDS = ("gambler", "gambler-dealer", "gambler-match", "gambler-lbr", "gambler-train",
-            "gambler-report", "gambler-equity", "gambler-games", "gambler-cache")
+            "gambler-report", "gambler-equity", "gambler-games", "gambler-cache", "gambler-solve",
+            "gambler-play")
 
 
 def test_the_readme_has_its_python_examples():
