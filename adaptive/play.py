@@ -35,8 +35,7 @@ ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
 class PlayError(GamblerError):
-    """A click the rules do not allow now (the page shows the message), or a session that
-    cannot start."""
+    """A click the rules do not allow now; the page shows its message."""
 
 
 @dataclass

@@ -31,7 +31,8 @@ def _say(text: str) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("profile", default="default")
-@click.option("--hands", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--hands", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Hands in the match.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="The page's port on 127.0.0.1 (0: any free port).")
@@ -42,7 +43,7 @@ def _say(text: str) -> None:
 def command(profile, hands, seed, port, log_path, open_browser) -> None:
     """Play PROFILE (any profile name or file `gambler --params` takes) heads-up no-limit
     hold'em in a browser, through a real ACPC match: you are seat 1, the bot seat 2."""
-    from gambler.adaptive.play import PlayError, Table, serve
+    from gambler.adaptive.play import Table, serve
     from gambler.adaptive.play_page import PAGE
     from gambler.bot.strategies import resolve_strategy
     from gambler.protocol.client import DealerConnection, MatchEvents, play_match

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from gambler.adaptive.play import PlayError, Table
-from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, raise_to
+from gambler.protocol.betting import raise_to
 from gambler.protocol.gamedef import load_game
 from gambler.protocol.logs import read_log
 from gambler.protocol.matchstate import parse_matchstate
