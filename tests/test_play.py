@@ -195,3 +195,18 @@ def test_hands_played_through_the_page_are_the_match_log(session):
             sent += [(hand.hand, action.encode()) for action, actor in zip(actions, actors)
                      if actor == position]
     assert sent == clicks
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nosuchprofile"], "nosuchprofile"),
+    (["call", "--log", "match.txt"], "match.txt: the dealer writes NAME.log: end it in .log"),
+    (["call", "--log", "missing/folder/x.log"], "the folder"),
+])
+def test_bad_arguments_are_one_line_before_anything_starts(tmp_path, argv, message):
+    result = subprocess.run([sys.executable, "-m", "gambler.adaptive.play_cli", *argv,
+                             "--port", "0"], capture_output=True, text=True, timeout=120,
+                            cwd=tmp_path)
+    assert result.returncode != 0
+    [line] = result.stderr.splitlines()
+    assert line.startswith("gambler-play: error: ") and message in line
+    assert list(tmp_path.iterdir()) == []  # no log, nothing started
