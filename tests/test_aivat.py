@@ -164,7 +164,7 @@ def test_aivat_is_unbiased_whatever_the_value_function(known):
 
 @pytest.mark.parametrize("known", [0, 1])
 def test_a_good_value_function_cuts_the_variance(known):
-    # The exact expected value as u leaves about a fifth of the chips' variance; u = 0 (the
+    # The exact expected value as u leaves about a sixth of the chips' variance; u = 0 (the
     # imaginary observations alone) leaves more than four fifths.
     sigma, tau = random_strategy(3), random_strategy(4)
     mean_chips, mean_aivat, var_chips, var_aivat = moments(known, sigma, tau,
