@@ -46,7 +46,7 @@ from gambler.protocol.betting import (CALL_ACTION, FOLD, FOLD_ACTION, RAISE, Bet
                                       raise_to)
 from gambler.protocol.errors import ProtocolError
 from gambler.protocol.gamedef import Game, load_game, parse_game
-from gambler.protocol.logs import NO_LIMIT_GAME, LoggedHand
+from gambler.protocol.logs import NO_LIMIT_GAME, LoggedHand, read_log_lines
 
 UNKNOWN_CARD = "??"
 
@@ -333,13 +333,8 @@ def read_phh_text(text: str, source: str = "<phh>") -> list[LoggedHand]:
 
 
 def read_phh(path: str | Path) -> list[LoggedHand]:
-    """The hands of the `.phh` or `.phhs` file at `path`."""
-    try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as error:
-        raise PhhError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
-            from None
-    return read_phh_text(text, str(path))
+    """The hands of the `.phh` or `.phhs` file at `path` (`LogError` if it cannot be read)."""
+    return read_phh_text("\n".join(read_log_lines(path)), str(path))
 
 
 def is_phh_path(path: str | Path) -> bool:
