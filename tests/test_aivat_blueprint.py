@@ -275,3 +275,46 @@ def test_logs_aivat_cannot_score_are_refused_by_hand(mixed):
         for action, actor in zip(actions, actors) if actor == hand.names.index("bp")))
     with pytest.raises(AivatLogError, match=f"{raised.where}: bp took an action .* never takes"):
         score_hands(calls, [raised], "bp")
+
+
+def _report(argv, capsys):
+    from gambler.training.report_cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main([str(arg) for arg in argv])
+    captured = capsys.readouterr()
+    return exit_.value.code, captured.out, captured.err
+
+
+def test_gambler_report_scores_a_blueprint_player_by_aivat(mixed, tmp_path, monkeypatch, capsys):
+    import json
+
+    import gambler.bot.strategies as strategies
+    from gambler.protocol.logs import format_state_line
+
+    hands = _hands(BlueprintStrategy(mixed, seed=3), 120, 26)
+    log = tmp_path / "match.log"
+    log.write_text("".join(format_state_line(hand) + "\n" for hand in hands))
+    original = strategies.resolve_strategy
+    monkeypatch.setattr(strategies, "resolve_strategy",
+                        lambda spec: mixed if spec == "synthetic" else original(spec))
+    code, out, _ = _report([log, "--aivat", "bp=synthetic", "--json"], capsys)
+    assert code == 0
+    player = next(p for p in json.loads(out)["players"] if p["name"] == "bp")
+    expected = score_hands(mixed, hands, "bp").estimates
+    big_blind = max(GAME.blinds)
+    assert player["aivat"]["profile"] == "synthetic"
+    assert player["aivat"]["result"]["mbb_per_hand"] == pytest.approx(
+        expected.mean() * 1000 / big_blind, rel=1e-9)
+    sd = player["aivat"]["spread"]
+    assert sd["aivat"]["sd_mbb_per_hand"] == pytest.approx(
+        expected.std(ddof=1) * 1000 / big_blind, rel=1e-9)
+    assert sd["aivat"]["sd_mbb_per_hand"] < sd["plain"]["sd_mbb_per_hand"]
+    assert "aivat" not in next(p for p in json.loads(out)["players"] if p["name"] == "other")
+    code, out, _ = _report([log, "--aivat", "bp=synthetic"], capsys)
+    assert code == 0 and "AIVAT (synthetic):" in out and "lower than plain" in out
+    for spec, message in (("bp", "expected NAME=PROFILE"),
+                          ("nobody=synthetic", "the logs have no player 'nobody'"),
+                          ("bp=call", "call is not a blueprint")):
+        code, out, err = _report([log, "--aivat", spec], capsys)
+        assert code != 0 and message in err and len(err.strip().splitlines()) == 1

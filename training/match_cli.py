@@ -125,13 +125,17 @@ def model_summary(portfolio, match, big_blind: int) -> dict | None:
             "big_blinds_allin_adjusted": float(match.adjusted[played].sum()) / big_blind}
 
 
-def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int):
+def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int,
+                 strategies=()):
     """A's `Chips` per pair from real matches: `gambler-dealer --duplicate` and two `gambler`s,
-    read from the dealer's logs (raw, and all-in adjusted by `training.luck`).
+    read from the dealer's logs (raw, and all-in adjusted by `training.luck`); the deals; and,
+    where A or B is a blueprint (`strategies`, resolved), A's AIVAT estimate per pair
+    (`training.aivat_blueprint`: of A's chips, or minus B's), else None.
 
     With several workers the hands are split over that many matches (seeds seed, seed + 1, ...)
     played at the same time.
     """
+    from gambler.bot.blueprint import Blueprint
     from gambler.training.evaluate import Chips
     from gambler.training.luck import adjusted_values
 
@@ -157,7 +161,9 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
                                      text=True)
                     for port, spec in zip(ports, (a, b))]
             matches.append((match, dealer, bots))
-        raw, adjusted = [], []
+        known = next(((name, strategy) for name, strategy in zip("ab", strategies)
+                      if isinstance(strategy, Blueprint)), None)
+        raw, adjusted, aivat = [], [], []
         for match, dealer, bots in matches:
             errors = [bot.communicate()[1] for bot in bots]
             errors.append(dealer.communicate()[1])
@@ -168,7 +174,18 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
             raw.append(np.array([hand.value_of("a") for hand in hands]).reshape(-1, 2).sum(1))
             adjusted.append(np.array([adjusted_values(hand)[hand.names.index("a")]
                                       for hand in hands]).reshape(-1, 2).sum(1))
-    return Chips(np.concatenate(raw), np.concatenate(adjusted)), deals_count
+            if known is not None:
+                from gambler.training.aivat_blueprint import AivatLogError, score_hands
+
+                name, blueprint = known
+                try:
+                    scores = score_hands(blueprint, hands, name)
+                except AivatLogError as error:
+                    raise click.ClickException(f"AIVAT: {error}") from None
+                sign = 1.0 if name == "a" else -1.0
+                aivat.append(sign * scores.estimates.reshape(-1, 2).sum(1))
+    return (Chips(np.concatenate(raw), np.concatenate(adjusted)), deals_count,
+            np.concatenate(aivat) if known is not None else None)
 
 
 @click.command(cls=StrategyHelpCommand, context_settings={"help_option_names": ["-h", "--help"]})
@@ -221,14 +238,16 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
     for match_seed in range(seed, seed + matches * step, step):
         started = time.perf_counter()
         model = None  # what a portfolio's model member did (the fast engine's portfolio match)
+        aivat = None  # A's AIVAT estimate per pair, where a blueprint played (dealer engine)
         if portfolio:
             chips, deals, model = portfolio_match(*strategies, hands, match_seed, game)
         elif engine == "fast":
             chips, deals = fast_match(*strategies, hands, match_seed, game, workers, scheduler)
         else:
-            chips, deals = dealer_match(a, b, hands, match_seed, game, game_file, workers)
+            chips, deals, aivat = dealer_match(a, b, hands, match_seed, game, game_file,
+                                               workers, strategies)
         results.append(match_result(a, b, chips, deals, match_seed,
-                                    time.perf_counter() - started, engine, model, game))
+                                    time.perf_counter() - started, engine, model, game, aivat))
         if matches > 1 and not as_json:
             click.echo(match_line(results[-1]))
     result = results[0] if matches == 1 else summary(results)
@@ -243,21 +262,32 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
 
 
 def match_result(a: str, b: str, chips, deals: int, seed: int, seconds: float, engine: str,
-                 model: dict | None, game) -> dict:
+                 model: dict | None, game, aivat: np.ndarray | None = None) -> dict:
     """One match's result, as `--json` prints it: A's score over the pairs (`Score`s, raw and
-    all-in adjusted, and the run-outs' luck, which is zero in expectation), and what a
-    portfolio's model member did (`model_summary`), if it has one."""
+    all-in adjusted, and the run-outs' luck, which is zero in expectation), A's AIVAT score
+    where a blueprint played (per pair, from `dealer_match`) with the standard deviation per
+    hand of each figure, and what a portfolio's model member did (`model_summary`), if it has
+    one."""
     from gambler.training.evaluate import score_pairs
 
     score = score_pairs(chips.raw, game.big_blind)
     adjusted = score_pairs(chips.adjusted, game.big_blind)
     luck = score_pairs(chips.raw - chips.adjusted, game.big_blind)
+    extra = {}
+    if aivat is not None:
+        estimate = score_pairs(aivat, game.big_blind)
+        scale = 1000.0 / game.big_blind / 2
+        extra = {"mbb_per_hand_aivat": estimate.mbb_per_hand, "ci95_mbb_aivat": estimate.ci95_mbb,
+                 "sd_mbb_per_hand": {name: float(np.std(values, ddof=1) * scale)
+                                     for name, values in (("plain", chips.raw),
+                                                          ("allin_adjusted", chips.adjusted),
+                                                          ("aivat", aivat))}}
     return {"a": a, "b": b, "hands": 2 * deals,
             "mbb_per_hand": score.mbb_per_hand, "ci95_mbb": score.ci95_mbb,
             "mbb_per_hand_allin_adjusted": adjusted.mbb_per_hand,
             "ci95_mbb_allin_adjusted": adjusted.ci95_mbb,
             "allin_luck_mbb_per_hand": luck.mbb_per_hand, "ci95_allin_luck_mbb": luck.ci95_mbb,
-            "seconds": seconds, "engine": engine, "seed": seed,
+            "seconds": seconds, "engine": engine, "seed": seed, **extra,
             **({"model": model} if model is not None else {})}
 
 
@@ -271,9 +301,12 @@ def summary(results: list[dict]) -> dict:
     first = results[0]
     merged = {"a": first["a"], "b": first["b"],
               "hands": sum(result["hands"] for result in results)}
-    for key, half in (("mbb_per_hand", "ci95_mbb"),
-                      ("mbb_per_hand_allin_adjusted", "ci95_mbb_allin_adjusted"),
-                      ("allin_luck_mbb_per_hand", "ci95_allin_luck_mbb")):
+    keys = [("mbb_per_hand", "ci95_mbb"),
+            ("mbb_per_hand_allin_adjusted", "ci95_mbb_allin_adjusted"),
+            ("allin_luck_mbb_per_hand", "ci95_allin_luck_mbb")]
+    if "mbb_per_hand_aivat" in first:
+        keys.append(("mbb_per_hand_aivat", "ci95_mbb_aivat"))
+    for key, half in keys:
         score = score_means([result[key] for result in results])
         merged[key], merged[half] = score.mbb_per_hand, score.ci95_mbb
     merged.update({"seconds": sum(result["seconds"] for result in results),
@@ -300,7 +333,18 @@ def describe(result: dict) -> list[str]:
             f"  all-in adjusted: {result['mbb_per_hand_allin_adjusted']:+,.1f} mbb/hand ± "
             f"{result['ci95_mbb_allin_adjusted']:,.1f} (all-ins before the river scored by "
             f"their equity; the run-outs' luck: {result['allin_luck_mbb_per_hand']:+,.1f} ± "
-            f"{result['ci95_allin_luck_mbb']:,.1f})"] + played
+            f"{result['ci95_allin_luck_mbb']:,.1f})"] + aivat_lines(result) + played
+
+
+def aivat_lines(result: dict) -> list[str]:
+    """The AIVAT line of a result that has one (a blueprint played through the dealer)."""
+    if "mbb_per_hand_aivat" not in result:
+        return []
+    sd = result["sd_mbb_per_hand"]
+    return [f"  AIVAT: {result['mbb_per_hand_aivat']:+,.1f} mbb/hand ± "
+            f"{result['ci95_mbb_aivat']:,.1f} (the blueprint's cards' and dice's luck taken "
+            f"out); standard deviation per hand: plain {sd['plain']:,.0f}, all-in adjusted "
+            f"{sd['allin_adjusted']:,.0f}, AIVAT {sd['aivat']:,.0f} mbb"]
 
 
 def match_line(result: dict) -> str:
@@ -324,7 +368,9 @@ def describe_matches(result: dict) -> list[str]:
             f"{result['seconds']:,.1f} s, {result['engine']} engine",
             f"  all-in adjusted: {result['mbb_per_hand_allin_adjusted']:+,.1f} mbb/hand ± "
             f"{result['ci95_mbb_allin_adjusted']:,.1f}; A lost {result['matches_lost']} of the "
-            f"{count} matches (all-in adjusted)"]
+            f"{count} matches (all-in adjusted)"] + (
+        [f"  AIVAT: {result['mbb_per_hand_aivat']:+,.1f} mbb/hand ± "
+         f"{result['ci95_mbb_aivat']:,.1f}"] if "mbb_per_hand_aivat" in result else [])
 
 
 def main(argv=None) -> None:

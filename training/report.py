@@ -16,6 +16,10 @@ dealer's ACPC logs or the bot's own `gambler --log` file), heads-up. For each pl
 * **By street of the hand's end** (the round of the fold, or the showdown), per hand over all
   hands; **actions**: folds, checks/calls and bets/raises per round; the per-hand series (raw and
   adjusted) that the HTML page plots.
+* **AIVAT** (`--aivat NAME=PROFILE`, for a player whose strategy is a blueprint: `training.
+  aivat_blueprint`): the result with the luck of the cards and of the player's own dice taken
+  out, unbiased; and the standard deviation per hand of the plain, all-in adjusted and AIVAT
+  results, with the hands each needs for a 95% interval of +-100 mbb/hand.
 * **Style**: VPIP, the share of hands where the player put chips in voluntarily before the flop
   (a call of something owed or a raise; the big blind's free check does not count); PFR, the
   share where it raised before the flop; aggression, (bets + raises) / calls of something owed,
@@ -149,6 +153,40 @@ def action_counts(hand: LoggedHand, position: int, counts: list[list[int]]) -> N
                 counts[round_][column[action.kind]] += 1
 
 
+@dataclass(frozen=True)
+class Spread:
+    """The standard deviation of a result, in mbb per hand (of the per-unit chips divided by the
+    hands in a unit), and the hands a 95% interval of +-100 mbb/hand needs at that spread."""
+
+    sd_mbb: float
+    hands_for_100: int
+
+    def as_dict(self) -> dict:
+        return {"sd_mbb_per_hand": self.sd_mbb, "hands_for_ci100": self.hands_for_100}
+
+
+def spread(unit_chips: list[float], hands_per_unit: float, big_blind: int) -> Spread:
+    n = len(unit_chips)
+    mean = sum(unit_chips) / n if n else 0.0
+    variance = sum((x - mean) ** 2 for x in unit_chips) / (n - 1) if n > 1 else 0.0
+    sd = math.sqrt(variance) * 1000.0 / big_blind / hands_per_unit
+    return Spread(sd, math.ceil((1.96 * sd / 100.0) ** 2 * hands_per_unit))
+
+
+@dataclass(frozen=True)
+class Aivat:
+    """AIVAT's result for a player whose strategy is known (`training.aivat_blueprint`), beside
+    the spreads of the plain and all-in adjusted results over the same units."""
+
+    profile: str
+    result: Estimate
+    spreads: dict[str, Spread]  # "plain", "allin_adjusted", "aivat"
+
+    def as_dict(self) -> dict:
+        return {"profile": self.profile, "result": self.result.as_dict(),
+                "spread": {name: value.as_dict() for name, value in self.spreads.items()}}
+
+
 @dataclass
 class PlayerReport:
     name: str
@@ -164,6 +202,7 @@ class PlayerReport:
     series: list[tuple[float, float]] = field(default_factory=list)  # (raw, adjusted) per hand
     by_street: dict[str, float] = field(default_factory=dict)       # mbb/hand, summing to result
     actions: list[list[int]] = field(default_factory=list)          # [fold, call, raise] a round
+    aivat: Aivat | None = None                                       # where its strategy is known
 
     def as_dict(self) -> dict:
         return {"name": self.name, "hands": self.hands, "chips": self.chips,
@@ -176,7 +215,8 @@ class PlayerReport:
                 "by_street_of_end": self.by_street,
                 "actions": {name: dict(zip(("fold", "call", "raise"), counts))
                             for name, counts in zip(STREETS, self.actions)},
-                "style": self.style.as_dict()}
+                "style": self.style.as_dict(),
+                **({"aivat": self.aivat.as_dict()} if self.aivat is not None else {})}
 
 
 def position_label(game, position: int) -> str:
@@ -186,9 +226,11 @@ def position_label(game, position: int) -> str:
     return "small blind" if blind else f"position {position}"
 
 
-def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool]:
+def build_report(logs: list[list[LoggedHand]], aivat: dict[str, tuple[str, dict]] | None = None
+                 ) -> tuple[list[PlayerReport], bool]:
     """Each player's report (in order of first appearance), and whether the hands were scored
-    as duplicate deals."""
+    as duplicate deals. `aivat` maps a player's name to (its profile, {id(hand): AIVAT's
+    estimate of its chips}) for the players whose strategy is known."""
     from gambler.training.luck import adjusted_values
 
     all_hands = [hand for log in logs for hand in log]
@@ -219,7 +261,8 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
     adjusted_of = {id(hand): adjusted_values(hand) for hand in all_hands}
     for name in names:
         report = PlayerReport(name)
-        raw_units, adjusted_units = [], []
+        raw_units, adjusted_units, aivat_units = [], [], []
+        profile, estimates = (aivat or {}).get(name, (None, None))
         by_position: dict[int, list[float]] = defaultdict(list)
         showdown = no_showdown = 0.0
         street_chips = dict.fromkeys(STREETS, 0.0)
@@ -231,6 +274,8 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
             raw_units.append(sum(hand.value_of(name) for hand in mine))
             adjusted_units.append(sum(adjusted_of[id(hand)][hand.names.index(name)]
                                       for hand in mine))
+            if estimates is not None:
+                aivat_units.append(sum(estimates[id(hand)] for hand in mine))
             for hand in mine:
                 position = hand.names.index(name)
                 value = hand.values[position]
@@ -250,6 +295,11 @@ def build_report(logs: list[list[LoggedHand]]) -> tuple[list[PlayerReport], bool
         report.adjusted = estimate(adjusted_units, hands_per_unit, big_blind)
         report.luck = estimate([r - a for r, a in zip(raw_units, adjusted_units)],
                                hands_per_unit, big_blind)
+        if estimates is not None:
+            report.aivat = Aivat(profile, estimate(aivat_units, hands_per_unit, big_blind), {
+                label: spread(units_, hands_per_unit, big_blind)
+                for label, units_ in (("plain", raw_units), ("allin_adjusted", adjusted_units),
+                                      ("aivat", aivat_units))})
         report.by_position = {position_label(game, position): estimate(values, 1, big_blind)
                               for position, values in sorted(by_position.items())}
         scale = 1000.0 / big_blind / report.hands

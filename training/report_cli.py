@@ -6,6 +6,7 @@
     gambler-report bot.log                             # what `gambler --log bot.log` wrote
     gambler-report match.log --phh match.phhs          # the hands as Poker Hand Histories
     gambler-report match.phhs --acpc match.log         # PHH in, the dealer's log format out
+    gambler-report match.log --aivat a=blueprint       # AIVAT for player a, who played it
 
 A LOG is the dealer's ACPC match log or the bot's own log (`protocol.logs` reads both), or a
 PHH file (`.phh`, one hand; `.phhs`, many: `protocol.phh`). An ACPC log's game is the one
@@ -48,7 +49,47 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
             "mbb/hand",
             f"  VPIP {_share(style['vpip'])}, PFR {_share(style['pfr'])}, aggression "
             f"{aggression}, fold to a bet {_share(style['fold_to_bet'])}"]
+        if report.aivat is not None:
+            lines += aivat_lines(report.aivat)
     return lines
+
+
+def aivat_lines(aivat) -> list[str]:
+    """A player's AIVAT result (`training.report.Aivat`) and the spreads beside it."""
+    spreads = aivat.spreads
+    labels = (("plain", "plain"), ("all-in adjusted", "allin_adjusted"), ("AIVAT", "aivat"))
+    plain = spreads["plain"].sd_mbb
+    lower = (f" ({1 - spreads['aivat'].sd_mbb / plain:.0%} lower than plain)" if plain > 0
+             else "")
+    return [f"  AIVAT ({aivat.profile}): {aivat.result} mbb/hand",
+            "  standard deviation per hand: " + ", ".join(
+                f"{label} {spreads[key].sd_mbb:,.0f}" for label, key in labels) + f" mbb{lower}",
+            "  hands for a 95% interval of ±100 mbb/hand: " + ", ".join(
+                f"{label} {spreads[key].hands_for_100:,}" for label, key in labels)]
+
+
+def parse_aivat(specs: tuple[str, ...], names: list[str]) -> dict[str, object]:
+    """`--aivat NAME=PROFILE` options: {name: the blueprint it played}, checked before any
+    work (a player the logs do not hold, a profile that is not a blueprint)."""
+    from gambler.bot.blueprint import Blueprint
+    from gambler.bot.strategies import resolve_strategy
+
+    known = {}
+    for spec in specs:
+        name, sep, profile = spec.partition("=")
+        if not sep or not name or not profile:
+            raise click.BadParameter(f"{spec!r}: expected NAME=PROFILE", param_hint="--aivat")
+        if name not in names:
+            raise click.BadParameter(f"{spec!r}: the logs have no player {name!r} (players: "
+                                     f"{', '.join(names)})", param_hint="--aivat")
+        strategy = resolve_strategy(profile)
+        if not isinstance(strategy, Blueprint):
+            raise click.BadParameter(
+                f"{spec!r}: {profile} is not a blueprint; AIVAT needs the player's strategy for "
+                "every hand it could hold, which gambler computes for blueprint profiles",
+                param_hint="--aivat")
+        known[name] = (profile, strategy)
+    return known
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,8 +106,12 @@ def describe(reports, duplicate: bool, hands: int) -> list[str]:
                    "hands) or FILE.phh (one).")
 @click.option("--acpc", "acpc_path", default=None, metavar="FILE",
               help="Also write every hand as the ACPC dealer's log lines (STATE:...).")
+@click.option("--aivat", "aivat_specs", multiple=True, metavar="NAME=PROFILE",
+              help="Also score player NAME, who played blueprint PROFILE, by AIVAT (an "
+                   "unbiased estimate with the cards' and its own dice's luck taken out; needs "
+                   "both players' cards: the dealer's log). Repeatable.")
 @debug_option
-def command(logs, game_file, as_json, html_path, phh_path, acpc_path) -> None:
+def command(logs, game_file, as_json, html_path, phh_path, acpc_path, aivat_specs) -> None:
     """Summarise match logs (several, e.g. a duplicate pair): per player the result with its 95%
     interval, all-in adjusted, by position, showdown and not, VPIP, PFR, aggression and fold to
     a bet.
@@ -112,7 +157,21 @@ def command(logs, game_file, as_json, html_path, phh_path, acpc_path) -> None:
     if acpc_path is not None:
         with open(acpc_path, "w") as file:
             file.writelines(format_state_line(hand) + "\n" for hand in every_hand)
-    reports, duplicate = build_report(hands)
+    aivat = None
+    if aivat_specs:
+        from gambler.training.aivat_blueprint import AivatLogError, score_hands
+
+        names = list(dict.fromkeys(name for hand in every_hand for name in hand.names))
+        aivat = {}
+        for name, (profile, blueprint) in parse_aivat(aivat_specs, names).items():
+            theirs = [hand for hand in every_hand if name in hand.names]
+            try:
+                scores = score_hands(blueprint, theirs, name)
+            except AivatLogError as error:
+                raise click.ClickException(f"--aivat {name}={profile}: {error}") from None
+            aivat[name] = (profile, {id(hand): float(value)
+                                     for hand, value in zip(theirs, scores.estimates)})
+    reports, duplicate = build_report(hands, aivat)
     game = every_hand[0].betting.game
     if html_path is not None:
         from gambler.training.report_html import page
