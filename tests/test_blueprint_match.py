@@ -118,3 +118,18 @@ def test_the_search_beats_a_random_blueprint_on_held_out_deals():
 def test_strategies_the_engine_cannot_play_against_a_blueprint_are_refused():
     with pytest.raises(BlueprintMatchError, match="random baseline"):
         check_playable(*encode_strategy("random"))
+
+
+def test_gambler_match_plays_a_blueprint_on_the_fast_engine_from_either_seat():
+    from gambler.bot.strategies import resolve_strategy
+    from gambler.training.match_cli import blueprint_fast_match, fast_match
+
+    calls = synthetic_blueprint("call")
+    seed = resolve_strategy("seed")  # a profile: its mixed play seeded as the engine seeds it
+    expected, deals = fast_match(seed, "call", 400, SEED, GAME, workers=1)
+    first, count = blueprint_fast_match(seed, calls, 400, SEED, GAME)
+    second, _ = blueprint_fast_match(calls, seed, 400, SEED, GAME)
+    assert count == deals == 200
+    assert np.array_equal(first.raw, expected.raw) and np.array_equal(second.raw, -expected.raw)
+    assert np.array_equal(first.adjusted, expected.adjusted)
+    assert expected.raw.any()

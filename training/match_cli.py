@@ -88,6 +88,36 @@ def fast_match(a, b, hands: int, seed: int, game, workers: int,
     return chips, deals_count
 
 
+def blueprint_fast_match(a, b, hands: int, seed: int, game):
+    """A's `Chips` per deal on the engine when A or B is a blueprint and the other a strategy
+    of the engine's kinds (`training.blueprint_match`; the blueprint's draws seeded by `seed`),
+    and the number of deals."""
+    from gambler.bot.blueprint import Blueprint
+    from gambler.training.blueprint_match import (check_playable, engine_arrays,
+                                                  population_against_blueprint)
+    from gambler.training.deals import cached_deal_set
+    from gambler.training.engine import encode_rules, encode_strategy
+    from gambler.training.evaluate import Chips
+
+    if isinstance(a, Blueprint) and isinstance(b, Blueprint):
+        raise click.UsageError("two blueprints play each other through --engine dealer only")
+    blueprint, other, sign = (a, b, -1) if isinstance(a, Blueprint) else (b, a, 1)
+    tree, offsets, policy, cards = engine_arrays(blueprint, game)
+    kind, params = encode_strategy(other)
+    check_playable(kind, params)
+    deals_count = (hands + 1) // 2
+    with progress_bar("win rates", deals_count) as update:
+        deals, _ = cached_deal_set(seed, 0, deals_count, progress=update)
+    raw = np.zeros((1, deals_count, 2), dtype=np.int64)
+    adjusted = np.zeros((1, deals_count, 2), dtype=np.float64)
+    population_against_blueprint(encode_rules(game), kind,
+                                 np.asarray(params, dtype=np.float64)[None], tree, offsets,
+                                 policy, cards, deals.v, deals.holes, deals.boards,
+                                 deals.outcomes, deals.allin_equity, seed, deals.first_deal, raw,
+                                 adjusted)
+    return Chips(sign * raw[0].sum(axis=1), sign * adjusted[0].sum(axis=1)), deals_count
+
+
 def portfolio_match(a, b, hands: int, seed: int, game):
     """A's `Chips` per deal when A or B is a portfolio (`training.portfolio`): one duplicate
     match on the engine as `gambler-dealer --duplicate` plays it (A in seat 0), hand after hand
@@ -98,9 +128,13 @@ def portfolio_match(a, b, hands: int, seed: int, game):
     from gambler.training.evaluate import Chips
     from gambler.training.portfolio import play_portfolio
 
+    from gambler.bot.blueprint import Blueprint
+
     if isinstance(a, Portfolio) and isinstance(b, Portfolio):
         raise click.UsageError("two portfolios play through --engine dealer only (the fast "
                                "engine plays one against a fixed opponent)")
+    if isinstance(a, Blueprint) or isinstance(b, Blueprint):
+        raise click.UsageError("a portfolio plays a blueprint through --engine dealer only")
     deals_count = (hands + 1) // 2
     with progress_bar("win rates", deals_count) as update:
         deals, _ = cached_deal_set(seed, 0, deals_count, progress=update)
@@ -221,14 +255,21 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
     note_rounded_hands("gambler-match", hands)
+    from gambler.bot.blueprint import Blueprint
     from gambler.bot.portfolio import Portfolio
 
     portfolio = engine == "fast" and any(isinstance(strategy, Portfolio)
                                          for strategy in strategies)
+    blueprint = engine == "fast" and not portfolio and any(isinstance(strategy, Blueprint)
+                                                           for strategy in strategies)
     if engine == "fast" and not portfolio:
         from gambler.training.engine import encode_strategy
         for strategy in strategies:  # a switch plays the fast engine against a portfolio only
-            encode_strategy(strategy)
+            if not isinstance(strategy, Blueprint):
+                encode_strategy(strategy)
+    if blueprint and (workers > 1 or scheduler is not None):
+        click.echo("gambler-match: note: a blueprint's match on the fast engine runs on this "
+                   "machine's threads (--workers and --scheduler do not apply)", err=True)
     if portfolio and (workers > 1 or scheduler is not None):
         click.echo("gambler-match: note: a portfolio's match is played hand after hand on "
                    "one thread (--workers and --scheduler do not apply)", err=True)
@@ -241,6 +282,8 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
         aivat = None  # A's AIVAT estimate per pair, where a blueprint played (dealer engine)
         if portfolio:
             chips, deals, model = portfolio_match(*strategies, hands, match_seed, game)
+        elif blueprint:
+            chips, deals = blueprint_fast_match(*strategies, hands, match_seed, game)
         elif engine == "fast":
             chips, deals = fast_match(*strategies, hands, match_seed, game, workers, scheduler)
         else:
