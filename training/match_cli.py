@@ -160,16 +160,16 @@ def model_summary(portfolio, match, big_blind: int) -> dict | None:
 
 
 def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, workers: int,
-                 strategies=()):
+                 strategies=(), with_aivat: bool = False):
     """A's `Chips` per pair from real matches: `gambler-dealer --duplicate` and two `gambler`s,
     read from the dealer's logs (raw, and all-in adjusted by `training.luck`); the deals; and,
-    where A or B is a blueprint (`strategies`, resolved), A's AIVAT estimate per pair
-    (`training.aivat_blueprint`: of A's chips, or minus B's), else None.
+    with `with_aivat`, A's AIVAT estimate per pair (`training.aivat_holdem`: of A's chips where it
+    can score A, else minus B's; `strategies`, resolved), else None.
 
     With several workers the hands are split over that many matches (seeds seed, seed + 1, ...)
     played at the same time.
     """
-    from gambler.bot.blueprint import Blueprint
+    from gambler.training.aivat_holdem import AivatLogError, check_scorable
     from gambler.training.evaluate import Chips
     from gambler.training.luck import adjusted_values
 
@@ -195,8 +195,16 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
                                      text=True)
                     for port, spec in zip(ports, (a, b))]
             matches.append((match, dealer, bots))
+
+        def scorable(strategy) -> bool:
+            try:
+                check_scorable(strategy)
+            except AivatLogError:
+                return False
+            return True
+
         known = next(((name, strategy) for name, strategy in zip("ab", strategies)
-                      if isinstance(strategy, Blueprint)), None)
+                      if scorable(strategy)), None) if with_aivat else None
         raw, adjusted, aivat = [], [], []
         for match, dealer, bots in matches:
             errors = [bot.communicate()[1] for bot in bots]
@@ -209,11 +217,11 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
             adjusted.append(np.array([adjusted_values(hand)[hand.names.index("a")]
                                       for hand in hands]).reshape(-1, 2).sum(1))
             if known is not None:
-                from gambler.training.aivat_blueprint import AivatLogError, score_hands
+                from gambler.training.aivat_holdem import score_hands
 
-                name, blueprint = known
+                name, strategy = known
                 try:
-                    scores = score_hands(blueprint, hands, name)
+                    scores = score_hands(strategy, hands, name)
                 except AivatLogError as error:
                     raise click.ClickException(f"AIVAT: {error}") from None
                 sign = 1.0 if name == "a" else -1.0
@@ -240,9 +248,14 @@ def dealer_match(a: str, b: str, hands: int, seed: int, game, game_file: str, wo
               help="Local worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask scheduler to run the fast engine on (the cluster extra).")
+@click.option("--aivat", "use_aivat", is_flag=True,
+              help="With --engine dealer: also A's AIVAT result (the luck of the known "
+                   "player's cards and draws taken out), where A or B is a strategy AIVAT "
+                   "scores (not a portfolio or random).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @debug_option
-def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, as_json) -> None:
+def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, use_aivat,
+            as_json) -> None:
     """Play A against B on duplicate deals and print A's result in mbb/hand (95% CI).
 
     A and B are each {strategies}.
@@ -254,6 +267,8 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
     if not game.is_heads_up_holdem:
         raise click.UsageError(f"{game_file} is not heads-up hold'em")
     strategies = [resolve(spec) for spec in (a, b)]  # bad names and files fail before any work
+    if use_aivat:
+        check_aivat(engine, strategies, (a, b))
     note_rounded_hands("gambler-match", hands)
     from gambler.bot.blueprint import Blueprint
     from gambler.bot.portfolio import Portfolio
@@ -279,7 +294,7 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
     for match_seed in range(seed, seed + matches * step, step):
         started = time.perf_counter()
         model = None  # what a portfolio's model member did (the fast engine's portfolio match)
-        aivat = None  # A's AIVAT estimate per pair, where a blueprint played (dealer engine)
+        aivat = None  # A's AIVAT estimate per pair, where AIVAT knows a side (dealer)
         if portfolio:
             chips, deals, model = portfolio_match(*strategies, hands, match_seed, game)
         elif blueprint:
@@ -288,7 +303,7 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
             chips, deals = fast_match(*strategies, hands, match_seed, game, workers, scheduler)
         else:
             chips, deals, aivat = dealer_match(a, b, hands, match_seed, game, game_file,
-                                               workers, strategies)
+                                               workers, strategies, use_aivat)
         results.append(match_result(a, b, chips, deals, match_seed,
                                     time.perf_counter() - started, engine, model, game, aivat))
         if matches > 1 and not as_json:
@@ -304,11 +319,28 @@ def command(a, b, hands, seed, matches, game_file, engine, workers, scheduler, a
             click.echo(line)
 
 
+def check_aivat(engine: str, strategies, specs) -> None:
+    """`--aivat`'s conditions, before any work: the dealer engine, and a side AIVAT scores."""
+    from gambler.training.aivat_holdem import AivatLogError, check_scorable
+
+    if engine != "dealer":
+        raise click.UsageError("--aivat scores the dealer's logs: add --engine dealer")
+    reasons = []
+    for spec, strategy in zip(specs, strategies):
+        try:
+            check_scorable(strategy)
+            return
+        except AivatLogError as error:
+            reasons.append(f"{spec}: {error}")
+    raise click.UsageError("--aivat needs A or B to be a strategy it scores (" +
+                           "; ".join(reasons) + ")")
+
+
 def match_result(a: str, b: str, chips, deals: int, seed: int, seconds: float, engine: str,
                  model: dict | None, game, aivat: np.ndarray | None = None) -> dict:
     """One match's result, as `--json` prints it: A's score over the pairs (`Score`s, raw and
     all-in adjusted, and the run-outs' luck, which is zero in expectation), A's AIVAT score
-    where a blueprint played (per pair, from `dealer_match`) with the standard deviation per
+    where AIVAT knows A or B (per pair, from `dealer_match`) with the standard deviation per
     hand of each figure, and what a portfolio's model member did (`model_summary`), if it has
     one."""
     from gambler.training.evaluate import score_pairs
@@ -385,8 +417,8 @@ def aivat_lines(result: dict) -> list[str]:
         return []
     sd = result["sd_mbb_per_hand"]
     return [f"  AIVAT: {result['mbb_per_hand_aivat']:+,.1f} mbb/hand ± "
-            f"{result['ci95_mbb_aivat']:,.1f} (the blueprint's cards' and dice's luck taken "
-            f"out); standard deviation per hand: plain {sd['plain']:,.0f}, all-in adjusted "
+            f"{result['ci95_mbb_aivat']:,.1f} (the luck of the known player's cards and draws "
+            f"taken out); standard deviation per hand: plain {sd['plain']:,.0f}, all-in adjusted "
             f"{sd['allin_adjusted']:,.0f}, AIVAT {sd['aivat']:,.0f} mbb"]
 
 

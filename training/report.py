@@ -17,7 +17,7 @@ dealer's ACPC logs or the bot's own `gambler --log` file), heads-up. For each pl
   hands; **actions**: folds, checks/calls and bets/raises per round; the per-hand series (raw and
   adjusted) that the HTML page plots.
 * **AIVAT** (`--aivat NAME=PROFILE`, for a player whose strategy is a blueprint: `training.
-  aivat_blueprint`): the result with the luck of the cards and of the player's own dice taken
+  aivat_holdem`): the result with the luck of the cards and of the player's own dice taken
   out, unbiased; and the standard deviation per hand of the plain, all-in adjusted and AIVAT
   results, with the hands each needs for a 95% interval of +-100 mbb/hand.
 * **Style**: VPIP, the share of hands where the player put chips in voluntarily before the flop
@@ -175,7 +175,7 @@ def spread(unit_chips: list[float], hands_per_unit: float, big_blind: int) -> Sp
 
 @dataclass(frozen=True)
 class Aivat:
-    """AIVAT's result for a player whose strategy is known (`training.aivat_blueprint`), beside
+    """AIVAT's result for a player whose strategy is known (`training.aivat_holdem`), beside
     the spreads of the plain and all-in adjusted results over the same units."""
 
     profile: str

@@ -6,7 +6,7 @@
     gambler-report bot.log                             # what `gambler --log bot.log` wrote
     gambler-report match.log --phh match.phhs          # the hands as Poker Hand Histories
     gambler-report match.phhs --acpc match.log         # PHH in, the dealer's log format out
-    gambler-report match.log --aivat a=blueprint       # AIVAT for player a, who played it
+    gambler-report match.log --aivat a=default-v2      # AIVAT for player a, who played it
 
 A LOG is the dealer's ACPC match log or the bot's own log (`protocol.logs` reads both), or a
 PHH file (`.phh`, one hand; `.phhs`, many: `protocol.phh`). An ACPC log's game is the one
@@ -69,10 +69,10 @@ def aivat_lines(aivat) -> list[str]:
 
 
 def parse_aivat(specs: tuple[str, ...], names: list[str]) -> dict[str, object]:
-    """`--aivat NAME=PROFILE` options: {name: the blueprint it played}, checked before any
-    work (a player the logs do not hold, a profile that is not a blueprint)."""
-    from gambler.bot.blueprint import Blueprint
+    """`--aivat NAME=PROFILE` options: {name: (PROFILE, the strategy it played)}, checked
+    before any work (a player the logs do not hold, a strategy AIVAT cannot score)."""
     from gambler.bot.strategies import resolve_strategy
+    from gambler.training.aivat_holdem import AivatLogError, check_scorable
 
     known = {}
     for spec in specs:
@@ -83,11 +83,10 @@ def parse_aivat(specs: tuple[str, ...], names: list[str]) -> dict[str, object]:
             raise click.BadParameter(f"{spec!r}: the logs have no player {name!r} (players: "
                                      f"{', '.join(names)})", param_hint="--aivat")
         strategy = resolve_strategy(profile)
-        if not isinstance(strategy, Blueprint):
-            raise click.BadParameter(
-                f"{spec!r}: {profile} is not a blueprint; AIVAT needs the player's strategy for "
-                "every hand it could hold, which gambler computes for blueprint profiles",
-                param_hint="--aivat")
+        try:
+            check_scorable(strategy)
+        except AivatLogError as error:
+            raise click.BadParameter(f"{spec!r}: {error}", param_hint="--aivat") from None
         known[name] = (profile, strategy)
     return known
 
@@ -107,9 +106,10 @@ def parse_aivat(specs: tuple[str, ...], names: list[str]) -> dict[str, object]:
 @click.option("--acpc", "acpc_path", default=None, metavar="FILE",
               help="Also write every hand as the ACPC dealer's log lines (STATE:...).")
 @click.option("--aivat", "aivat_specs", multiple=True, metavar="NAME=PROFILE",
-              help="Also score player NAME, who played blueprint PROFILE, by AIVAT (an "
-                   "unbiased estimate with the cards' and its own dice's luck taken out; needs "
-                   "both players' cards: the dealer's log). Repeatable.")
+              help="Also score player NAME, who played PROFILE (a blueprint, a profile, an "
+                   "exploiter or a baseline but random; not a portfolio), by AIVAT: an unbiased "
+                   "estimate with the luck of the cards and of its own draws taken out; needs "
+                   "both players' cards (the dealer's log). Repeatable.")
 @debug_option
 def command(logs, game_file, as_json, html_path, phh_path, acpc_path, aivat_specs) -> None:
     """Summarise match logs (several, e.g. a duplicate pair): per player the result with its 95%
@@ -159,7 +159,7 @@ def command(logs, game_file, as_json, html_path, phh_path, acpc_path, aivat_spec
             file.writelines(format_state_line(hand) + "\n" for hand in every_hand)
     aivat = None
     if aivat_specs:
-        from gambler.training.aivat_blueprint import AivatLogError, score_hands
+        from gambler.training.aivat_holdem import AivatLogError, score_hands
 
         names = list(dict.fromkeys(name for hand in every_hand for name in hand.names))
         aivat = {}

@@ -1,7 +1,9 @@
-"""AIVAT for a blueprint's hands: `training.aivat`'s estimator on heads-up no-limit hold'em, for a
-player whose strategy is a `bot.blueprint.Blueprint`, from the hands of an ACPC log.
+"""AIVAT on heads-up no-limit hold'em: `training.aivat`'s estimator for a player whose strategy
+gambler knows, from the hands of an ACPC log (`score_hands`). This module holds the value
+function, the terms and the kernel for a `bot.blueprint.Blueprint`; `training.aivat_profile` the
+kernel for automaton profiles, exploiters and baselines, with the same terms.
 
-The known player's private state is its holding x and the abstract node its own translation
+For a blueprint, the known player's private state is its holding x and the abstract node its own translation
 draws took it to (`training.lbr_blueprint`'s *branches*); the opponent's cards y are known (the
 dealer's log shows every hole card). The weights w(x, branch) start uniform over the 1,225
 holdings that y allows; each of the known player's actions multiplies them by the probability
@@ -30,7 +32,7 @@ has seen:
 * at the end, base = sum_x W(x) chips(x) / sum_x W(x).
 
 The estimate is base + the corrections: unbiased for the known player's chips whatever u is, and
-close to them when u predicts them (`tests/test_aivat_blueprint.py` checks that every correction
+close to them when u predicts them (`tests/test_aivat_holdem.py` checks that every correction
 averages to zero over the actions and cards that could have come, and that the masses are the
 Python bot's own probabilities).
 """
@@ -419,29 +421,58 @@ def preflop_equities(other_hole) -> np.ndarray:
     return equity
 
 
-def score_hands(blueprint, hands, name: str, chunk: int = 256) -> AivatScores:
+def check_scorable(strategy) -> None:
+    """`AivatLogError` for a strategy AIVAT cannot score: a portfolio or a switch (its strategy
+    changes during a match), the random baseline (raise sizes from a continuum), a range-aware
+    profile (not checked yet against the bot), a strategy the engine does not play."""
+    from gambler.bot.blueprint import Blueprint
+    from gambler.training.engine import RANDOM, EngineError, encode_strategy, is_range_aware
+
+    if isinstance(strategy, Blueprint):
+        return
+    try:
+        kind, params = encode_strategy(strategy)
+    except EngineError:
+        raise AivatLogError("AIVAT scores a fixed strategy (a blueprint, a profile, an "
+                            "exploiter, a baseline); a portfolio or a switch changes its own "
+                            "during a match") from None
+    if kind == RANDOM:
+        raise AivatLogError("AIVAT does not score the random baseline (its raise sizes are "
+                            "drawn from a continuum)")
+    if is_range_aware(kind, np.asarray(params, dtype=np.float64)):
+        raise AivatLogError("AIVAT does not score range-aware profiles (narrow < 1) yet")
+
+
+def _completed(board, holes) -> list[int]:
+    """The board with the cards a hand that ended early did not show filled in by the lowest
+    cards nobody holds (the kernels never read them)."""
+    used = set(board) | set(holes[0]) | set(holes[1])
+    return [*board, *[card for card in range(52) if card not in used]][:5]
+
+
+def score_hands(strategy, hands, name: str, chunk: int = 256) -> AivatScores:
     """AIVAT for player `name` of `hands` (finished `LoggedHand`s with both hole cards), who
-    played `blueprint`; `AivatLogError` for a hand it cannot score, named by its place."""
+    played `strategy`: a `bot.blueprint.Blueprint`, or a profile, exploiter or baseline of the
+    engine's kinds but `random` (`training.aivat_profile`); `AivatLogError` for a hand it cannot
+    score, named by its place, or a strategy it cannot."""
+    from gambler.bot.blueprint import Blueprint
     from gambler.evaluator.tables import load_tables
     from gambler.training.engine import encode_rules
     from gambler.training.lbr import lbr_tables
-    from gambler.training.lbr_blueprint import BlueprintLbrError, blueprint_arrays
 
     if not hands:
         raise AivatLogError("AIVAT needs at least one hand")
     game = hands[0].betting.game
     if not (game.no_limit and game.num_players == 2 and game.num_rounds == 4):
         raise AivatLogError(f"{hands[0].where}: AIVAT scores heads-up no-limit hold'em logs")
-    if blueprint.game.tree.game.stacks != game.stacks or \
-            blueprint.game.tree.game.blinds != game.blinds:
-        raise AivatLogError(f"{blueprint.source}: solved for other stacks or blinds than the log")
-    try:
-        tree, offsets, policy, cards = blueprint_arrays(blueprint)
-    except BlueprintLbrError as error:
-        raise AivatLogError(str(error)) from None
+    check_scorable(strategy)
     rules = encode_rules(game)
     tables = load_tables()
-    holding_cards = lbr_tables().holding_cards
+    lookups = lbr_tables()
+    if isinstance(strategy, Blueprint):
+        kernel, source = _blueprint_kernel(strategy, game, rules, tables, lookups)
+    else:
+        kernel, source = _profile_kernel(strategy, rules, tables, lookups)
     count = len(hands)
     out = np.zeros((count, 4), dtype=np.float64)
     for start in range(0, count, chunk):
@@ -465,21 +496,19 @@ def score_hands(blueprint, hands, name: str, chunk: int = 256) -> AivatScores:
                 raise AivatLogError(f"{where}: a hole card is missing; AIVAT needs both hands "
                                     "(the dealer's log shows them)")
             holes[i] = hand.hole_cards
-            boards[i, :len(hand.board)] = hand.board
+            boards[i] = _completed(hand.board, hand.hole_cards)
             traces[i, :traces_list[i].shape[0]] = traces_list[i]
             actions[i] = traces_list[i].shape[0]
             preflop[i] = preflop_equities(hand.hole_cards[1 - known[i]])
         status = np.zeros(size, dtype=np.int64)
-        blueprint_aivat_hands(rules, known, tree, offsets, policy, cards, holding_cards, tables,
-                              holes, boards, traces, actions, preflop, out[start:start + size],
-                              status)
+        kernel(known, holes, boards, traces, actions, preflop, out[start:start + size], status)
         for i in np.flatnonzero(status):
             hand = part[i]
             where = hand.where or f"hand {hand.hand}"
-            reason = {OFF_STRATEGY: f"{name} took an action {blueprint.source} never takes "
-                                    "with its cards: the log is not this blueprint's",
-                      OVERFLOW: "more translation branches than the kernel holds (a bug: "
-                                "report it)",
+            reason = {OFF_STRATEGY: f"{name} took an action {source} never takes with its "
+                                    "cards: the log is not this strategy's",
+                      OVERFLOW: "more translation branches or distinct actions than the kernel "
+                                "holds (a bug: report it)",
                       BAD_TRACE: "the actions do not follow the game's turn order",
                       UNFINISHED: "the hand is not finished"}
             raise AivatLogError(f"{where}: {reason[int(status[i])]}")
@@ -491,3 +520,36 @@ def score_hands(blueprint, hands, name: str, chunk: int = 256) -> AivatScores:
                                     f"{out[start + i, 0]:g} by the cards")
     estimates = out[:, 1] + out[:, 2] + out[:, 3]
     return AivatScores(name, out[:, 0].copy(), estimates, out[:, 2].copy(), out[:, 3].copy())
+
+
+def _blueprint_kernel(blueprint, game, rules, tables, lookups):
+    from gambler.training.lbr_blueprint import BlueprintLbrError, blueprint_arrays
+
+    if blueprint.game.tree.game.stacks != game.stacks or \
+            blueprint.game.tree.game.blinds != game.blinds:
+        raise AivatLogError(f"{blueprint.source}: solved for other stacks or blinds than the log")
+    try:
+        tree, offsets, policy, cards = blueprint_arrays(blueprint)
+    except BlueprintLbrError as error:
+        raise AivatLogError(str(error)) from None
+
+    def kernel(known, holes, boards, traces, actions, preflop, out, status):
+        blueprint_aivat_hands(rules, known, tree, offsets, policy, cards, lookups.holding_cards,
+                              tables, holes, boards, traces, actions, preflop, out, status)
+    return kernel, blueprint.source
+
+
+def _profile_kernel(strategy, rules, tables, lookups):
+    from gambler.evaluator.holdings import every_holding_rates
+    from gambler.training.aivat_profile import profile_aivat_hands
+    from gambler.training.engine import encode_strategy
+
+    kind, params = encode_strategy(strategy)
+    params = np.asarray(params, dtype=np.float64)
+
+    def kernel(known, holes, boards, traces, actions, preflop, out, status):
+        holding_v = np.zeros((boards.shape[0], 3, HOLDINGS), dtype=np.float64)
+        every_holding_rates(tables, boards.astype(np.uint8), holding_v)
+        profile_aivat_hands(rules, known, kind, params, tables, lookups, holding_v, holes,
+                            boards, traces, actions, preflop, out, status)
+    return kernel, getattr(strategy, "name", None) or "the profile"

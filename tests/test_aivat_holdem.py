@@ -1,4 +1,4 @@
-"""AIVAT on hold'em for a blueprint (`training.aivat_blueprint`), checked where exact answers exist.
+"""AIVAT on hold'em for a blueprint (`training.aivat_holdem`), checked where exact answers exist.
 
 * Every correction has expectation zero given the history, which is what makes AIVAT unbiased:
   at a decision, over the real actions the blueprint could take there (the kernel's mass of each
@@ -23,7 +23,7 @@ from gambler.bot.blueprint import BlueprintStrategy
 from gambler.protocol.betting import CALL_ACTION, FOLD_ACTION, BettingState, raise_to
 from gambler.protocol.logs import LoggedHand
 from gambler.protocol.matchstate import MatchState
-from gambler.training.aivat_blueprint import (OFF_STRATEGY, OK, TERM_CHANCE, TERM_DECISION,
+from gambler.training.aivat_holdem import (OFF_STRATEGY, OK, TERM_CHANCE, TERM_DECISION,
                                               UNFINISHED, AivatLogError, _trace_of,
                                               blueprint_aivat_hand, preflop_equities,
                                               score_hands)
@@ -315,6 +315,19 @@ def test_gambler_report_scores_a_blueprint_player_by_aivat(mixed, tmp_path, monk
     assert code == 0 and "AIVAT (synthetic):" in out and "lower than plain" in out
     for spec, message in (("bp", "expected NAME=PROFILE"),
                           ("nobody=synthetic", "the logs have no player 'nobody'"),
-                          ("bp=call", "call is not a blueprint")):
+                          ("bp=random", "does not score the random baseline"),
+                          ("bp=default", "a portfolio or a switch")):
         code, out, err = _report([log, "--aivat", spec], capsys)
         assert code != 0 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_gambler_match_aivat_needs_the_dealer_and_a_strategy_it_scores(capsys):
+    from gambler.training.match_cli import main
+
+    for argv, message in ((["seed", "call", "--aivat"], "add --engine dealer"),
+                          (["default", "random", "--engine", "dealer", "--aivat"],
+                           "--aivat needs A or B to be a strategy it scores")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exit_.value.code != 0 and message in err and len(err.strip().splitlines()) == 1
