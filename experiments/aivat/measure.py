@@ -1,13 +1,13 @@
-"""AIVAT against the plain and all-in adjusted results, on real-dealer matches of a blueprint.
+"""AIVAT against the plain and all-in adjusted results, on real-dealer matches.
 
-    python experiments/aivat/measure.py blueprint seed --hands 6000 --seed 2200 --pieces 2
+    python experiments/aivat/measure.py blueprint default --hands 3000 --seed 2200 --pieces 4
     python experiments/aivat/measure.py blueprint blueprint --hands 50000 --seed 2300 --pieces 4
 
 Plays PIECES duplicate matches (`gambler-dealer --duplicate`, seeds SEED, SEED + 1, ...) of
-HANDS hands each between BLUEPRINT (player a, whose strategy AIVAT knows) and OPPONENT (b, whose
-strategy it does not), two at a time, and keeps each dealer log under runs/aivat/ (a piece whose
+HANDS hands each between KNOWN (player a, whose strategy AIVAT knows: a blueprint or a fixed
+profile) and OPPONENT (b, whose strategy it does not use), two at a time, and keeps each dealer log under runs/aivat/ (a piece whose
 log exists is not played again: the run resumes). Then scores a's hands by AIVAT
-(`training.aivat_blueprint`) and prints, per duplicate deal (both seats): the mean with its 95%
+(`training.aivat_holdem`) and prints, per duplicate deal (both seats): the mean with its 95%
 interval and the standard deviation per hand of the plain, all-in adjusted and AIVAT results,
 the hands each needs for a +-100 mbb/hand interval, and AIVAT - plain with its interval (zero in
 expectation: the unbiasedness check).
@@ -28,11 +28,11 @@ from gambler.bot.strategies import resolve_strategy
 from gambler.cli import child_command
 from gambler.protocol.gamedef import DEFAULT_GAME, load_game
 from gambler.protocol.logs import read_log
-from gambler.training.aivat_blueprint import score_hands
+from gambler.training.aivat_holdem import score_hands
 from gambler.training.luck import adjusted_values
 
 
-def play(blueprint: str, opponent: str, hands: int, seed: int, folder: Path) -> Path:
+def play(known: str, opponent: str, hands: int, seed: int, folder: Path) -> Path:
     """One dealer match into folder/match-SEED.log (kept: not played again)."""
     match = folder / f"match-{seed}"
     log = match.with_suffix(".log")
@@ -44,7 +44,7 @@ def play(blueprint: str, opponent: str, hands: int, seed: int, folder: Path) -> 
     ports = dealer.stdout.readline().split()
     bots = [subprocess.Popen([*child_command("gambler.adaptive.cli"), "127.0.0.1", port,
                               "--params", spec, "--quiet"])
-            for port, spec in zip(ports, (blueprint, opponent))]
+            for port, spec in zip(ports, (known, opponent))]
     for process in (*bots, dealer):
         if process.wait() != 0:
             raise SystemExit(f"match {seed} failed")
@@ -65,14 +65,14 @@ def summary(name: str, deals: np.ndarray, big_blind: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("blueprint")
+    parser.add_argument("known")
     parser.add_argument("opponent")
     parser.add_argument("--hands", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=2200)
     parser.add_argument("--pieces", type=int, default=2)
     parser.add_argument("--out", default="runs/aivat")
     args = parser.parse_args()
-    folder = Path(args.out) / f"{args.blueprint}-{args.opponent}"
+    folder = Path(args.out) / f"{args.known}-{args.opponent}"
     folder.mkdir(parents=True, exist_ok=True)
     seeds = list(range(args.seed, args.seed + args.pieces))
     logs = []
@@ -80,10 +80,10 @@ def main() -> None:
         batch = seeds[start:start + 2]
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(len(batch)) as pool:
-            logs += list(pool.map(lambda s: play(args.blueprint, args.opponent, args.hands, s,
+            logs += list(pool.map(lambda s: play(args.known, args.opponent, args.hands, s,
                                                  folder), batch))
     game = load_game(DEFAULT_GAME)
-    blueprint = resolve_strategy(args.blueprint)
+    strategy = resolve_strategy(args.known)
     plain, adjusted, aivat = [], [], []
     for log in logs:
         scores_file = log.with_suffix(".aivat.npy")
@@ -91,7 +91,7 @@ def main() -> None:
         if scores_file.exists():
             estimates = np.load(scores_file)
         else:
-            estimates = score_hands(blueprint, hands, "a").estimates
+            estimates = score_hands(strategy, hands, "a").estimates
             np.save(scores_file, estimates)
         plain.append(per_deal(np.array([hand.value_of("a") for hand in hands])))
         adjusted.append(per_deal(np.array([adjusted_values(hand)[hand.names.index("a")]
@@ -102,10 +102,10 @@ def main() -> None:
             summary("all-in adjusted", adjusted, game.big_blind),
             summary("AIVAT", aivat, game.big_blind),
             summary("AIVAT - plain", aivat - plain, game.big_blind)]
-    result = {"blueprint": args.blueprint, "opponent": args.opponent,
+    result = {"known": args.known, "opponent": args.opponent,
               "hands": 2 * len(plain), "seeds": seeds, "rows": rows}
     print(json.dumps(result), file=sys.stderr)
-    print(f"{args.blueprint} (a, AIVAT knows it) vs {args.opponent}: {2 * len(plain):,} hands, "
+    print(f"{args.known} (a, AIVAT knows it) vs {args.opponent}: {2 * len(plain):,} hands, "
           f"seeds {seeds[0]}-{seeds[-1]}")
     for row in rows:
         print(f"  {row['figure']:16} {row['mbb_per_hand']:+9.1f} ± {row['ci95_mbb']:7.1f} "
