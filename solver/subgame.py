@@ -1,0 +1,386 @@
+"""River subgames solved over exact hands: the first piece of real-time re-solving.
+
+A river subgame is a public state (the five board cards, both players' chips in, equal, and the
+stacks) with a range for each player (a weight per holding, `evaluator.holdings` order, 0 for
+the holdings the board meets) and a betting abstraction for the rest of the hand: bets and
+raises to `bet + f * pot` for each pot fraction f (the pot after calling), all-in, at most
+`max_raises` of them. Nothing is bucketed: every holding is its own hand.
+
+The solver is CFR+ (Tammelin 2014) on vectors: each public node holds, for the player to act, a
+regret per (holding, action); an iteration walks the public tree once per player, the
+opponent's reach pushed down as a vector over its holdings and the traverser's counterfactual
+values brought up as a vector over its own. At a terminal, with opponent reach r:
+
+    fold by p:     cfv(h) = +-spent_p * sum of r(h') over the h' that share no card with h
+    showdown:      cfv(h) = stake * (sum of r(h') weaker than h - sum of r(h') stronger), h' disjoint
+
+each in O(n) by one sweep of the holdings sorted by strength, card removal by per-card sums
+(the sum over h' disjoint from {a, b} is the total, less the h' holding a, less those holding
+b, plus h itself, which holds both). The average strategy weighs iteration t by t (linear
+averaging, as CFR+ does), and `exploitability` is half the sum of the two best responses'
+gains against it, per unit of joint range mass (the chips a best responder wins a hand, on
+average over the seats), computed over the same tree with each holding's best action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gambler.evaluator.hand_rank import hand_value
+from gambler.evaluator.holdings import HOLDINGS
+from gambler.evaluator.showdown import _cards_key_bits
+from gambler.jit import helper, njit
+from gambler.solver.errors import SolverError
+
+FOLD, CALL, RAISE = 0, 1, 2
+TERMINAL_FOLD, TERMINAL_SHOWDOWN, DECISION_NODE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class RiverTree:
+    """The public betting tree of a river subgame, nodes in pre-order (parents first)."""
+
+    kind: np.ndarray         # int64[n]: DECISION_NODE, TERMINAL_FOLD, TERMINAL_SHOWDOWN
+    player: np.ndarray       # int64[n]: who acts (decision), who folded (fold), -1
+    spent: np.ndarray        # int64[n, 2]: both players' chips in at the node
+    child_start: np.ndarray  # int64[n]
+    child_count: np.ndarray  # int64[n]
+    children: np.ndarray     # int64[m]
+    action: np.ndarray       # int64[n]: FOLD, CALL or RAISE into the node (-1 at the root)
+    action_to: np.ndarray    # int64[n]: a raise's total (0 otherwise)
+
+    @property
+    def nodes(self) -> int:
+        return self.kind.shape[0]
+
+
+def river_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_raises: int = 2,
+               big_blind: int = 100) -> RiverTree:
+    """The tree from both players' `spent` chips (equal), `first` to act, bets of each pot
+    fraction and all-in, at most `max_raises` bets and raises (the stack: `stack` each). A size
+    below the no-limit minimum (a bet of the big blind, a raise by the last raise's size) is
+    left out, unless it is the all-in."""
+    if spent <= 0 or spent > stack:
+        raise SolverError(f"a river subgame needs 0 < spent <= stack, not {spent} and {stack}")
+    rows: list[list] = []  # kind, player, spent0, spent1, action, action_to, children
+
+    def add(kind, player, spent0, spent1, action, action_to, parent):
+        rows.append([kind, player, spent0, spent1, action, action_to, []])
+        index = len(rows) - 1
+        if parent >= 0:
+            rows[parent][6].append(index)
+        return index
+
+    def grow(node, actor, spent_, raises, checked):
+        bet = max(spent_)
+        owed = spent_[actor] < bet
+        other = 1 - actor
+        if owed:
+            add(TERMINAL_FOLD, actor, *spent_, FOLD, 0, node)
+        after_call = list(spent_)
+        after_call[actor] = bet
+        if owed or checked:  # a call, or the second check: the showdown
+            add(TERMINAL_SHOWDOWN, -1, *after_call, CALL, 0, node)
+        else:  # the first check
+            child = add(DECISION_NODE, other, *after_call, CALL, 0, node)
+            grow(child, other, after_call, raises, True)
+        if raises >= max_raises or bet >= stack:
+            return
+        pot = 2 * bet
+        targets = sorted({min(stack, bet + int(round(f * pot))) for f in fractions} | {stack})
+        minimum = bet + max(bet - min(spent_), big_blind)
+        for target in targets:
+            if target < min(minimum, stack) and target != stack:
+                continue
+            raised = list(spent_)
+            raised[actor] = target
+            child = add(DECISION_NODE, other, *raised, RAISE, target, node)
+            grow(child, other, raised, raises + 1, False)
+
+    root = add(DECISION_NODE, first, spent, spent, -1, 0, -1)
+    grow(root, first, [spent, spent], 0, False)
+    starts, counts, flat = [], [], []
+    for row in rows:
+        starts.append(len(flat))
+        counts.append(len(row[6]))
+        flat.extend(row[6])
+    as_array = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+    return RiverTree(as_array([r[0] for r in rows]), as_array([r[1] for r in rows]),
+                     as_array([[r[2], r[3]] for r in rows]), as_array(starts), as_array(counts),
+                     as_array(flat), as_array([r[4] for r in rows]), as_array([r[5] for r in rows]))
+
+
+@helper
+def _disjoint_sums(reach, holding_cards, out):
+    """out[h] = the sum of reach over the holdings that share no card with h."""
+    per_card = np.zeros(52)
+    total = 0.0
+    for h in range(reach.shape[0]):
+        per_card[holding_cards[h, 0]] += reach[h]
+        per_card[holding_cards[h, 1]] += reach[h]
+        total += reach[h]
+    for h in range(reach.shape[0]):
+        out[h] = total - per_card[holding_cards[h, 0]] - per_card[holding_cards[h, 1]] + reach[h]
+
+
+@helper
+def _showdown_sums(reach, holding_cards, order, strength, out):
+    """out[h] = (sum of reach weaker than h) - (sum stronger), over the holdings disjoint from h;
+    `order` sorts the holdings by `strength` (ascending; the board's own holdings excluded)."""
+    below_card = np.zeros(52)
+    below = 0.0
+    n = order.shape[0]
+    start = 0
+    while start < n:  # weaker: swept upwards, a group of equal strength at a time
+        stop = start
+        while stop < n and strength[order[stop]] == strength[order[start]]:
+            stop += 1
+        for k in range(start, stop):
+            h = order[k]
+            out[h] = below - below_card[holding_cards[h, 0]] - below_card[holding_cards[h, 1]]
+        for k in range(start, stop):
+            h = order[k]
+            below += reach[h]
+            below_card[holding_cards[h, 0]] += reach[h]
+            below_card[holding_cards[h, 1]] += reach[h]
+        start = stop
+    above_card = np.zeros(52)
+    above = 0.0
+    stop = n
+    while stop > 0:  # stronger: swept downwards
+        start = stop
+        while start > 0 and strength[order[start - 1]] == strength[order[stop - 1]]:
+            start -= 1
+        for k in range(start, stop):
+            h = order[k]
+            out[h] -= above - above_card[holding_cards[h, 0]] - above_card[holding_cards[h, 1]]
+        for k in range(start, stop):
+            h = order[k]
+            above += reach[h]
+            above_card[holding_cards[h, 0]] += reach[h]
+            above_card[holding_cards[h, 1]] += reach[h]
+        stop = start
+
+
+@helper
+def _regret_matched(regrets, node, count, h, out):
+    total = 0.0
+    for a in range(count):
+        out[a] = max(regrets[node, h, a], 0.0)
+        total += out[a]
+    for a in range(count):
+        out[a] = out[a] / total if total > 0.0 else 1.0 / count
+
+
+@helper
+def _walk(tree, traverser, ranges, holding_cards, order, strength, regrets, strategy_sum,
+          weight, mode, policy, reach, own, values, scratch, probabilities):
+    """One pass for `traverser`: the opponent's reach down (`reach[n]`), the traverser's own
+    (`own[n]`), its counterfactual values up (`values[n]`). mode 0: a CFR+ iteration (regrets
+    and the average, weighted by `weight`, updated); 1: the values of `policy` (float64[n,
+    1326, k]) for both; 2: the traverser best-responds to `policy`."""
+    kind, player, spent, child_start, child_count, children = tree
+    nodes = kind.shape[0]
+    opponent = 1 - traverser
+    reach[0, :] = ranges[opponent]
+    own[0, :] = ranges[traverser]
+    for node in range(nodes):  # pre-order: parents first
+        if kind[node] != DECISION_NODE:
+            continue
+        count = child_count[node]
+        for a in range(count):
+            child = children[child_start[node] + a]
+            reach[child, :] = reach[node]
+            own[child, :] = own[node]
+        actor = player[node]
+        for h in range(HOLDINGS):
+            if mode == 0:
+                _regret_matched(regrets, node, count, h, probabilities)
+            else:
+                for a in range(count):
+                    probabilities[a] = policy[node, h, a]
+            for a in range(count):
+                child = children[child_start[node] + a]
+                if actor == opponent:
+                    reach[child, h] *= probabilities[a]
+                else:
+                    own[child, h] *= probabilities[a]
+    for node in range(nodes - 1, -1, -1):  # children first
+        if kind[node] == TERMINAL_FOLD:
+            _disjoint_sums(reach[node], holding_cards, scratch)
+            loser = player[node]
+            sign = -1.0 if loser == traverser else 1.0
+            chips = spent[node, loser]
+            for h in range(HOLDINGS):
+                values[node, h] = sign * chips * scratch[h]
+        elif kind[node] == TERMINAL_SHOWDOWN:
+            _showdown_sums(reach[node], holding_cards, order, strength, scratch)
+            stake = min(spent[node, 0], spent[node, 1])
+            for h in range(HOLDINGS):
+                values[node, h] = stake * scratch[h]
+        else:
+            count = child_count[node]
+            first = child_start[node]
+            if player[node] == opponent:
+                for h in range(HOLDINGS):
+                    total = 0.0
+                    for a in range(count):
+                        total += values[children[first + a], h]
+                    values[node, h] = total
+                continue
+            for h in range(HOLDINGS):
+                if mode == 2:
+                    best = values[children[first], h]
+                    for a in range(1, count):
+                        best = max(best, values[children[first + a], h])
+                    values[node, h] = best
+                    continue
+                if mode == 0:
+                    _regret_matched(regrets, node, count, h, probabilities)
+                else:
+                    for a in range(count):
+                        probabilities[a] = policy[node, h, a]
+                value = 0.0
+                for a in range(count):
+                    value += probabilities[a] * values[children[first + a], h]
+                values[node, h] = value
+                if mode == 0:
+                    for a in range(count):
+                        regret = regrets[node, h, a] + values[children[first + a], h] - value
+                        regrets[node, h, a] = max(regret, 0.0)
+                        strategy_sum[node, h, a] += weight * own[node, h] * probabilities[a]
+
+
+@njit
+def cfr_plus(tree, ranges, holding_cards, order, strength, regrets, strategy_sum, first,
+             iterations):
+    """Iterations first + 1 .. first + iterations of CFR+ (alternating: player 0, then 1)."""
+    nodes = tree[0].shape[0]
+    reach = np.zeros((nodes, HOLDINGS))
+    own = np.zeros((nodes, HOLDINGS))
+    values = np.zeros((nodes, HOLDINGS))
+    scratch = np.zeros(HOLDINGS)
+    probabilities = np.zeros(regrets.shape[2])
+    no_policy = np.zeros((1, 1, 1))
+    for t in range(first + 1, first + iterations + 1):
+        for traverser in range(2):
+            _walk(tree, traverser, ranges, holding_cards, order, strength, regrets,
+                  strategy_sum, float(t), 0, no_policy, reach, own, values, scratch,
+                  probabilities)
+
+
+@njit
+def policy_values(tree, ranges, holding_cards, order, strength, policy, traverser, respond):
+    """The traverser's value summed over its range (its range times its counterfactual values
+    at the root): of `policy` for both (respond False), or of its best response to the other's
+    part of `policy` (True)."""
+    nodes = tree[0].shape[0]
+    reach = np.zeros((nodes, HOLDINGS))
+    own = np.zeros((nodes, HOLDINGS))
+    values = np.zeros((nodes, HOLDINGS))
+    scratch = np.zeros(HOLDINGS)
+    probabilities = np.zeros(policy.shape[2])
+    dummy = np.zeros((1, 1, 1))
+    _walk(tree, traverser, ranges, holding_cards, order, strength, dummy, dummy, 0.0,
+          2 if respond else 1, policy, reach, own, values, scratch, probabilities)
+    total = 0.0
+    for h in range(HOLDINGS):
+        total += ranges[traverser, h] * values[0, h]
+    return total
+
+
+@njit
+def river_strengths(tables, holding_cards, board, strength):
+    """strength[h]: holding h's seven-card value with `board` (higher is better; -1 where the
+    holding meets the board)."""
+    cards = np.empty(7, dtype=np.int64)
+    taken = np.int64(0)
+    for k in range(5):
+        cards[k] = board[k]
+        taken |= np.int64(1) << board[k]
+    for h in range(holding_cards.shape[0]):
+        a, b = holding_cards[h, 0], holding_cards[h, 1]
+        if (taken >> a) & 1 or (taken >> b) & 1:
+            strength[h] = -1
+            continue
+        cards[5] = a
+        cards[6] = b
+        key, bits = _cards_key_bits(tables, cards)
+        strength[h] = hand_value(tables, key, bits)
+
+
+class RiverSubgame:
+    """A river subgame (module docstring): `solve(iterations)`, then `average_policy()`,
+    `value()` and `exploitability()` of the average."""
+
+    def __init__(self, board, ranges, spent: int, stack: int = 20000, first: int = 0,
+                 fractions=(0.5, 1.0), max_raises: int = 2):
+        from gambler.evaluator.holdings import HOLDING_CARDS
+        from gambler.evaluator.tables import load_tables
+
+        self.board = np.asarray(board, dtype=np.int64)
+        if self.board.shape != (5,) or len(set(self.board.tolist())) != 5:
+            raise SolverError(f"a river subgame needs five distinct board cards, not {board}")
+        self.tree = river_tree(spent, stack, first, fractions, max_raises)
+        self.holding_cards = HOLDING_CARDS.astype(np.int64)
+        self.strength = np.zeros(HOLDINGS, dtype=np.int64)
+        river_strengths(load_tables(), self.holding_cards, self.board, self.strength)
+        self.ranges = np.array(ranges, dtype=np.float64).reshape(2, HOLDINGS)
+        self.ranges[:, self.strength < 0] = 0.0
+        live = np.flatnonzero(self.strength >= 0)
+        self.order = live[np.argsort(self.strength[live], kind="stable")]
+        actions = int(self.tree.child_count.max())
+        self.regrets = np.zeros((self.tree.nodes, HOLDINGS, actions))
+        self.strategy_sum = np.zeros_like(self.regrets)
+        self.iterations = 0
+
+    def arrays(self) -> tuple:
+        tree = self.tree
+        return (tree.kind, tree.player, tree.spent, tree.child_start, tree.child_count,
+                tree.children)
+
+    def solve(self, iterations: int) -> None:
+        cfr_plus(self.arrays(), self.ranges, self.holding_cards, self.order, self.strength,
+                 self.regrets, self.strategy_sum, self.iterations, iterations)
+        self.iterations += iterations
+
+    def average_policy(self) -> np.ndarray:
+        """float64[nodes, 1326, actions]: each holding's average strategy (uniform where it
+        never played the node)."""
+        counts = self.tree.child_count
+        policy = self.strategy_sum.copy()
+        for node in range(self.tree.nodes):
+            count = int(counts[node])
+            if count == 0:
+                continue
+            rows = policy[node, :, :count]
+            totals = rows.sum(axis=1, keepdims=True)
+            policy[node, :, :count] = np.where(totals > 0, rows / np.where(totals > 0, totals, 1),
+                                               1.0 / count)
+        return policy
+
+    def joint_mass(self) -> float:
+        """The sum of r0(h) r1(h') over the disjoint pairs: the hands the ranges deal."""
+        out = np.zeros(HOLDINGS)
+        _disjoint_sums_kernel(self.ranges[1], self.holding_cards, out)
+        return float((self.ranges[0] * out).sum())
+
+    def _values(self, policy, traverser: int, respond: bool) -> float:
+        return policy_values(self.arrays(), self.ranges, self.holding_cards, self.order,
+                             self.strength, policy, traverser, respond) / self.joint_mass()
+
+    def value(self, policy: np.ndarray | None = None) -> float:
+        """Player 0's chips a hand when both play `policy` (default: the average)."""
+        return self._values(self.average_policy() if policy is None else policy, 0, False)
+
+    def exploitability(self, policy: np.ndarray | None = None) -> float:
+        """(best response of 0 + best response of 1) / 2, chips a hand."""
+        policy = self.average_policy() if policy is None else policy
+        return (self._values(policy, 0, True) + self._values(policy, 1, True)) / 2
+
+
+@njit
+def _disjoint_sums_kernel(reach, holding_cards, out):
+    _disjoint_sums(reach, holding_cards, out)
