@@ -149,15 +149,16 @@ def river_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_rai
 
 
 @helper
-def _disjoint_sums(reach, holding_cards, out):
-    """out[h] = the sum of reach over the holdings that share no card with h."""
+def _disjoint_sums(reach, holding_cards, active, out):
+    """out[h] = the sum of reach over the holdings that share no card with h, for the h in
+    `active` (the holdings outside it have no reach)."""
     per_card = np.zeros(52)
     total = 0.0
-    for h in range(reach.shape[0]):
+    for h in active:
         per_card[holding_cards[h, 0]] += reach[h]
         per_card[holding_cards[h, 1]] += reach[h]
         total += reach[h]
-    for h in range(reach.shape[0]):
+    for h in active:
         out[h] = total - per_card[holding_cards[h, 0]] - per_card[holding_cards[h, 1]] + reach[h]
 
 
@@ -221,6 +222,8 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
     best-responds to `policy`."""
     kind, player, spent, child_start, child_count, children, board_of = tree
     holding_cards, live, order, order_count, strength, chance_weight = cards
+    # order[b, :order_count[b]]: the holdings that matter on board b (in a range, not meeting
+    # the board), by strength on the river; the others keep zero reach and zero values
     nodes = kind.shape[0]
     opponent = 1 - traverser
     reach[0, :] = ranges[opponent]
@@ -232,7 +235,7 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
             for a in range(count):
                 child = children[first + a]
                 board = board_of[child]
-                for h in range(HOLDINGS):
+                for h in order[board, :order_count[board]]:
                     reach[child, h] = reach[node, h] * live[board, h]
                     own[child, h] = own[node, h] * live[board, h]
             continue
@@ -243,7 +246,7 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
             reach[child, :] = reach[node]
             own[child, :] = own[node]
         acting = reach if player[node] == opponent else own
-        for h in range(HOLDINGS):
+        for h in order[board_of[node], :order_count[board_of[node]]]:
             if mode == 0:
                 _regret_matched(regrets, node, count, h, probabilities)
             else:
@@ -253,22 +256,22 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
                 acting[children[first + a], h] *= probabilities[a]
     for node in range(nodes - 1, -1, -1):  # children first
         board = board_of[node]
+        active = order[board, :order_count[board]]
         count = child_count[node]
         first = child_start[node]
         if kind[node] == TERMINAL_FOLD:
-            _disjoint_sums(reach[node], holding_cards, scratch)
+            _disjoint_sums(reach[node], holding_cards, active, scratch)
             loser = player[node]
             chips = (-1.0 if loser == traverser else 1.0) * spent[node, loser]
-            for h in range(HOLDINGS):
+            for h in active:
                 values[node, h] = chips * scratch[h]
         elif kind[node] == TERMINAL_SHOWDOWN:
-            _showdown_sums(reach[node], holding_cards, order[board, :order_count[board]],
-                           strength[board], scratch)
+            _showdown_sums(reach[node], holding_cards, active, strength[board], scratch)
             stake = min(spent[node, 0], spent[node, 1])
-            for h in range(HOLDINGS):
+            for h in active:
                 values[node, h] = stake * scratch[h]
         elif kind[node] == CHANCE_NODE:
-            for h in range(HOLDINGS):
+            for h in active:
                 total = 0.0
                 for a in range(count):
                     child = children[first + a]
@@ -276,7 +279,7 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
                 values[node, h] = chance_weight * total
         else:
             actor = player[node]
-            for h in range(HOLDINGS):
+            for h in active:
                 if actor == opponent or mode == 2:  # the sum over the opponent's actions
                     value = values[children[first], h]  # (its reach is in the values), or
                     for a in range(1, count):        # the best responder's best
@@ -376,6 +379,8 @@ class Subgame:
         self.tree = subgame_tree(spent, stack, first, fractions, max_raises,
                                  river_cards=river_cards)
         self.holding_cards = HOLDING_CARDS.astype(np.int64)
+        ranges = np.array(ranges, dtype=np.float64).reshape(2, HOLDINGS)
+        support = ranges.sum(axis=0) > 0
         boards = [self.board] + [np.append(self.board, card) for card in river_cards]
         live = np.ones((len(boards), HOLDINGS))
         strength = np.full((len(boards), HOLDINGS), -1, dtype=np.int64)
@@ -384,15 +389,16 @@ class Subgame:
         tables = load_tables()
         for b, cards in enumerate(boards):
             live[b] = ~np.isin(self.holding_cards, cards).any(axis=1)
+            active = np.flatnonzero((live[b] > 0) & support)
             if cards.shape[0] == 5:
                 river_strengths(tables, self.holding_cards, cards, strength[b])
-                alive = np.flatnonzero(strength[b] >= 0)
-                order_count[b] = alive.shape[0]
-                order[b, :alive.shape[0]] = alive[np.argsort(strength[b, alive], kind="stable")]
+                active = active[np.argsort(strength[b, active], kind="stable")]
+            order_count[b] = active.shape[0]
+            order[b, :active.shape[0]] = active
         self.live, self.strength = live, strength
         self.cards = (self.holding_cards, live, order, order_count, strength,
                       1.0 / (48 - self.board.shape[0]))
-        self.ranges = np.array(ranges, dtype=np.float64).reshape(2, HOLDINGS) * live[0]
+        self.ranges = ranges * live[0]
         actions = int(self.tree.child_count[self.tree.kind == DECISION_NODE].max())
         self.regrets = np.zeros((self.tree.nodes, HOLDINGS, actions))
         self.strategy_sum = np.zeros_like(self.regrets)
@@ -425,7 +431,7 @@ class Subgame:
     def joint_mass(self) -> float:
         """The sum of r0(h) r1(h') over the disjoint pairs: the hands the ranges deal."""
         out = np.zeros(HOLDINGS)
-        _disjoint_sums_kernel(self.ranges[1], self.holding_cards, out)
+        _disjoint_sums_kernel(self.ranges[1], self.holding_cards, np.arange(HOLDINGS), out)
         return float((self.ranges[0] * out).sum())
 
     def _values(self, policy, traverser: int, respond: bool) -> float:
@@ -446,5 +452,5 @@ RiverSubgame = Subgame
 
 
 @njit
-def _disjoint_sums_kernel(reach, holding_cards, out):
-    _disjoint_sums(reach, holding_cards, out)
+def _disjoint_sums_kernel(reach, holding_cards, active, out):
+    _disjoint_sums(reach, holding_cards, active, out)
