@@ -68,9 +68,6 @@ class SubgameTree:
         return self.kind.shape[0]
 
 
-RiverTree = SubgameTree
-
-
 def subgame_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_raises: int = 2,
                  big_blind: int = 100, river_cards=()) -> SubgameTree:
     """The tree from both players' `spent` chips (equal), `first` to act on each street, bets
@@ -446,9 +443,6 @@ class Subgame:
         """(best response of 0 + best response of 1) / 2, chips a hand."""
         policy = self.average_policy() if policy is None else policy
         return (self._values(policy, 0, True) + self._values(policy, 1, True)) / 2
-
-
-RiverSubgame = Subgame
 
 
 @njit

@@ -25,8 +25,7 @@ from gambler.games.cfr import exploitability, game_value, solve
 from gambler.games.tree import TreeBuilder
 from gambler.protocol.showdown import hand_strength
 from gambler.solver.errors import SolverError
-from gambler.solver.subgame import (CHANCE_NODE, DECISION_NODE, TERMINAL_FOLD, RiverSubgame,
-                                    Subgame)
+from gambler.solver.subgame import CHANCE_NODE, DECISION_NODE, TERMINAL_FOLD, Subgame
 
 BOARD = as_cards("AsKd7h4c2s")
 
@@ -45,7 +44,7 @@ def _small_ranges(seed: int, size: int = 5, board=BOARD):
     return ranges
 
 
-def _lab_game(subgame: RiverSubgame):
+def _lab_game(subgame: Subgame):
     """(the lab's tree, a function mapping the subgame's policy to the lab's policy array)."""
     tree = subgame.tree
     ranges = subgame.ranges
@@ -112,7 +111,7 @@ def _lab_game(subgame: RiverSubgame):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_solvers_exploitability_is_the_labs_exact_best_responses(seed):
-    subgame = RiverSubgame(BOARD, _small_ranges(seed), spent=600, stack=4000,
+    subgame = Subgame(BOARD, _small_ranges(seed), spent=600, stack=4000,
                            fractions=(0.5, 1.0), max_raises=2)
     lab, to_lab = _lab_game(subgame)
     curve = []
@@ -157,7 +156,7 @@ def test_turn_subgames_deal_the_river_as_the_labs_chance_node(seed):
 
 
 def test_full_ranges_converge():
-    subgame = RiverSubgame(BOARD, np.ones((2, 1326)), spent=1000)
+    subgame = Subgame(BOARD, np.ones((2, 1326)), spent=1000)
     figures = []
     for iterations in (10, 100, 1000):
         subgame.solve(iterations - subgame.iterations)
@@ -168,8 +167,8 @@ def test_full_ranges_converge():
 
 def test_bad_subgames_are_refused():
     with pytest.raises(SolverError, match=r"four \(the turn\) or five \(the river\) distinct"):
-        RiverSubgame(BOARD[:3], np.ones((2, 1326)), spent=100)
+        Subgame(BOARD[:3], np.ones((2, 1326)), spent=100)
     with pytest.raises(SolverError, match="distinct board cards"):
         Subgame([0, 0, 5, 9], np.ones((2, 1326)), spent=100)
     with pytest.raises(SolverError, match="0 < spent <= stack"):
-        RiverSubgame(BOARD, np.ones((2, 1326)), spent=30000)
+        Subgame(BOARD, np.ones((2, 1326)), spent=30000)
