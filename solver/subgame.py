@@ -139,12 +139,6 @@ def subgame_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_r
                        column(6), as_array(list(river_cards)))
 
 
-def river_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_raises: int = 2,
-               big_blind: int = 100) -> SubgameTree:
-    """The river's tree (`subgame_tree` without a chance node)."""
-    return subgame_tree(spent, stack, first, fractions, max_raises, big_blind)
-
-
 @helper
 def _disjoint_sums(reach, holding_cards, active, out):
     """out[h] = the sum of reach over the holdings that share no card with h, for the h in
@@ -218,9 +212,11 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
     updated); 1: the values of `policy` (float64[n, 1326, k]) for both; 2: the traverser
     best-responds to `policy`."""
     kind, player, spent, child_start, child_count, children, board_of = tree
-    holding_cards, live, order, order_count, strength, chance_weight = cards
+    holding_cards, order, order_count, strength, chance_weight = cards
     # order[b, :order_count[b]]: the holdings that matter on board b (in a range, not meeting
-    # the board), by strength on the river; the others keep zero reach and zero values
+    # the board), by strength on the river. Every read and write at a node of board b is of
+    # these, so the others keep the zero reach and the zero values they start with: below a
+    # chance node's card c, the holdings that hold c neither reach nor count.
     nodes = kind.shape[0]
     opponent = 1 - traverser
     reach[0, :] = ranges[opponent]
@@ -233,8 +229,8 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
                 child = children[first + a]
                 board = board_of[child]
                 for h in order[board, :order_count[board]]:
-                    reach[child, h] = reach[node, h] * live[board, h]
-                    own[child, h] = own[node, h] * live[board, h]
+                    reach[child, h] = reach[node, h]
+                    own[child, h] = own[node, h]
             continue
         if kind[node] != DECISION_NODE:
             continue
@@ -271,8 +267,7 @@ def _walk(tree, cards, traverser, ranges, regrets, strategy_sum, weight, mode, p
             for h in active:
                 total = 0.0
                 for a in range(count):
-                    child = children[first + a]
-                    total += live[board_of[child], h] * values[child, h]
+                    total += values[children[first + a], h]
                 values[node, h] = chance_weight * total
         else:
             actor = player[node]
@@ -379,23 +374,22 @@ class Subgame:
         ranges = np.array(ranges, dtype=np.float64).reshape(2, HOLDINGS)
         support = ranges.sum(axis=0) > 0
         boards = [self.board] + [np.append(self.board, card) for card in river_cards]
-        live = np.ones((len(boards), HOLDINGS))
         strength = np.full((len(boards), HOLDINGS), -1, dtype=np.int64)
         order = np.zeros((len(boards), HOLDINGS), dtype=np.int64)
         order_count = np.zeros(len(boards), dtype=np.int64)
         tables = load_tables()
         for b, cards in enumerate(boards):
-            live[b] = ~np.isin(self.holding_cards, cards).any(axis=1)
-            active = np.flatnonzero((live[b] > 0) & support)
+            live = ~np.isin(self.holding_cards, cards).any(axis=1)
+            active = np.flatnonzero(live & support)
+            if b == 0:
+                self.ranges = ranges * live
             if cards.shape[0] == 5:
                 river_strengths(tables, self.holding_cards, cards, strength[b])
                 active = active[np.argsort(strength[b, active], kind="stable")]
             order_count[b] = active.shape[0]
             order[b, :active.shape[0]] = active
-        self.live, self.strength = live, strength
-        self.cards = (self.holding_cards, live, order, order_count, strength,
+        self.cards = (self.holding_cards, order, order_count, strength,
                       1.0 / (48 - self.board.shape[0]))
-        self.ranges = ranges * live[0]
         actions = int(self.tree.child_count[self.tree.kind == DECISION_NODE].max())
         self.regrets = np.zeros((self.tree.nodes, HOLDINGS, actions))
         self.strategy_sum = np.zeros_like(self.regrets)
