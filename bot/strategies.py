@@ -282,7 +282,8 @@ def resolve_strategy(spec: str):
     """What a strategy name or path stands for: a baseline's name, an `Exploiter` (a shipped
     exploiter's name, or a file that says `kind: exploiter`), a `bot.portfolio.Portfolio` (a file
     or shipped profile that says `kind: portfolio`), a `bot.switch.Switch` (`kind: switch`), a
-    `bot.blueprint.Blueprint` (`kind: blueprint`, or the name of an installed one) or a `Profile`.
+    `bot.blueprint.Blueprint` (`kind: blueprint`, or the name of an installed one), a
+    `bot.resolve.Resolve` (`kind: resolve`) or a `Profile`.
     A name that is none of these is a `ProfileError` listing what exists."""
     if spec in BASELINES:
         return spec
@@ -300,6 +301,9 @@ def resolve_strategy(spec: str):
     if kind == "blueprint":
         from gambler.bot.blueprint import load_blueprint
         return load_blueprint(spec)
+    if kind == "resolve":
+        from gambler.bot.resolve import load_resolve
+        return load_resolve(spec)
     try:
         return load_profile(spec)
     except ProfileError as error:
@@ -349,9 +353,12 @@ def member_strategy(resolved, win_rate: Callable[..., float] | None = None, seed
     if isinstance(resolved, Exploiter):
         return ExploiterStrategy(resolved, win_rate)
     from gambler.bot.blueprint import Blueprint, BlueprintStrategy
+    from gambler.bot.resolve import Resolve, ResolveStrategy
 
     if isinstance(resolved, Blueprint):
         return BlueprintStrategy(resolved, seed)
+    if isinstance(resolved, Resolve):
+        return ResolveStrategy(resolved, seed)
     return ProfileStrategy(resolved, win_rate, seed)
 
 

@@ -69,14 +69,21 @@ class SubgameTree:
 
 
 def subgame_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_raises: int = 2,
-                 big_blind: int = 100, river_cards=()) -> SubgameTree:
+                 big_blind: int = 100, river_cards=(), path=()) -> SubgameTree:
     """The tree from both players' `spent` chips (equal), `first` to act on each street, bets
     of each pot fraction and all-in, at most `max_raises` bets and raises a street (the stack:
     `stack` each). A size below the no-limit minimum (a bet of the big blind, a raise by the
     last raise's size) is left out, unless it is the all-in. With `river_cards` the tree starts
-    on the turn, and a chance node deals each of them where the turn's betting closes."""
+    on the turn, and a chance node deals each of them where the turn's betting closes.
+
+    `path` is the betting already seen from the root (nested subgame solving): a sequence of
+    (CALL, 0) and (RAISE, total) pairs. Each raise on it is a child of the node it was made at,
+    whether or not it is one of the abstract sizes and whatever the raise cap, so an off-tree
+    bet is solved as itself rather than rounded; `follow(tree, path)` finds the node it
+    reaches."""
     if spent <= 0 or spent > stack:
         raise SolverError(f"a subgame needs 0 < spent <= stack, not {spent} and {stack}")
+    path = [(int(kind), int(total)) for kind, total in path]
     rows: list[list] = []  # kind, player, spent0, spent1, action, action_to, board, children
 
     def add(kind, player, spent0, spent1, action, action_to, board, parent):
@@ -99,34 +106,44 @@ def subgame_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_r
                 child = add(DECISION_NODE, first, *spent_, -1, 0, 1 + i, chance)
                 grow(child, first, list(spent_), 0, False, 1 + i)
 
-    def grow(node, actor, spent_, raises, checked, board):
+    def grow(node, actor, spent_, raises, checked, board, seen=None):
+        """The children of decision `node`; `seen` is what is left of `path` when the node is
+        on it (None off it)."""
         bet = max(spent_)
         owed = spent_[actor] < bet
         other = 1 - actor
+        step = seen[0] if seen else None
+        rest = (lambda kind, total=0: seen[1:] if step == (kind, total) else None)  # noqa: E731
+        if step is not None and (step[0] not in (CALL, RAISE) or step[0] == RAISE and not
+                                 (bet < step[1] <= stack)):
+            raise SolverError(f"the path's action {step} cannot be taken at {spent_}")
         if owed:
             add(TERMINAL_FOLD, actor, *spent_, FOLD, 0, board, node)
         after_call = list(spent_)
         after_call[actor] = bet
         if owed or checked:  # a call, or the second check: the street is over
+            if step is not None and step[0] == CALL and len(seen) > 1:
+                raise SolverError(f"the path goes on after the street's betting closed: {path}")
             close(node, after_call, board, CALL)
         else:  # the first check
             child = add(DECISION_NODE, other, *after_call, CALL, 0, board, node)
-            grow(child, other, after_call, raises, True, board)
-        if raises >= max_raises or bet >= stack:
-            return
+            grow(child, other, after_call, raises, True, board, rest(CALL))
         pot = 2 * bet
-        targets = sorted({min(stack, bet + int(round(f * pot))) for f in fractions} | {stack})
-        minimum = bet + max(bet - min(spent_), big_blind)
-        for target in targets:
-            if target < min(minimum, stack) and target != stack:
-                continue
+        targets = set()
+        if raises < max_raises and bet < stack:
+            targets = {min(stack, bet + int(round(f * pot))) for f in fractions} | {stack}
+            minimum = bet + max(bet - min(spent_), big_blind)
+            targets = {t for t in targets if t >= min(minimum, stack) or t == stack}
+        if step is not None and step[0] == RAISE:
+            targets.add(step[1])
+        for target in sorted(targets):
             raised = list(spent_)
             raised[actor] = target
             child = add(DECISION_NODE, other, *raised, RAISE, target, board, node)
-            grow(child, other, raised, raises + 1, False, board)
+            grow(child, other, raised, raises + 1, False, board, rest(RAISE, target))
 
     root = add(DECISION_NODE, first, spent, spent, -1, 0, 0, -1)
-    grow(root, first, [spent, spent], 0, False, 0)
+    grow(root, first, [spent, spent], 0, False, 0, path or None)
     starts, counts, flat = [], [], []
     for row in rows:
         starts.append(len(flat))
@@ -137,6 +154,20 @@ def subgame_tree(spent: int, stack: int, first: int, fractions=(0.5, 1.0), max_r
     return SubgameTree(column(0), column(1), as_array([[r[2], r[3]] for r in rows]),
                        as_array(starts), as_array(counts), as_array(flat), column(4), column(5),
                        column(6), as_array(list(river_cards)))
+
+
+def follow(tree: SubgameTree, path) -> int:
+    """The node that `path` ((CALL, 0) and (RAISE, total) pairs from the root) reaches."""
+    node = 0
+    for kind, total in path:
+        first, count = tree.child_start[node], tree.child_count[node]
+        for child in tree.children[first:first + count]:
+            if tree.action[child] == kind and (kind != RAISE or tree.action_to[child] == total):
+                node = int(child)
+                break
+        else:
+            raise SolverError(f"the subgame's tree has no action {(kind, total)} at node {node}")
+    return node
 
 
 @helper
@@ -357,7 +388,7 @@ class Subgame:
     iterations)`, then `average_policy()`, `value()` and `exploitability()` of the average."""
 
     def __init__(self, board, ranges, spent: int, stack: int = 20000, first: int = 0,
-                 fractions=(0.5, 1.0), max_raises: int = 2):
+                 fractions=(0.5, 1.0), max_raises: int = 2, path=()):
         from gambler.evaluator.holdings import HOLDING_CARDS
         from gambler.evaluator.tables import load_tables
 
@@ -369,7 +400,7 @@ class Subgame:
         river_cards = [c for c in range(52) if c not in set(self.board.tolist())] \
             if self.board.shape[0] == 4 else []
         self.tree = subgame_tree(spent, stack, first, fractions, max_raises,
-                                 river_cards=river_cards)
+                                 river_cards=river_cards, path=path)
         self.holding_cards = HOLDING_CARDS.astype(np.int64)
         ranges = np.array(ranges, dtype=np.float64).reshape(2, HOLDINGS)
         support = ranges.sum(axis=0) > 0

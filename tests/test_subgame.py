@@ -137,6 +137,31 @@ def test_the_solvers_exploitability_is_the_labs_exact_best_responses(seed):
                                             abs=curve[2] + equilibrium.exploitability + 1e-9)
 
 
+def test_the_betting_seen_is_in_the_tree_as_itself():
+    """Nested solving: an off-tree bet (0.73 pot) and a raise past the cap are children of
+    their own, `follow` finds where they lead, and the tree is still the lab's game."""
+    from gambler.solver.subgame import CALL, RAISE, follow, subgame_tree
+
+    bet = 600 + round(0.73 * 1200)
+    path = [(CALL, 0), (RAISE, bet), (RAISE, 3100)]
+    plain = subgame_tree(600, 4000, 0, fractions=(1.0,), max_raises=1)
+    nested = subgame_tree(600, 4000, 0, fractions=(1.0,), max_raises=1, path=path)
+    assert bet not in plain.action_to and bet in nested.action_to
+    node = follow(nested, path)
+    assert nested.action_to[node] == 3100 and list(nested.spent[node]) == [3100, bet]
+    assert nested.kind[node] == DECISION_NODE and nested.player[node] == 1
+    # past the cap only the path's raise is added: the answers to it are fold and call
+    assert nested.child_count[node] == 2
+    with pytest.raises(SolverError, match="cannot be taken"):
+        subgame_tree(600, 4000, 0, fractions=(1.0,), max_raises=1, path=[(RAISE, 500)])
+    with pytest.raises(SolverError, match="no action"):
+        follow(plain, path)
+    subgame = Subgame(BOARD, _small_ranges(4), spent=600, stack=4000, fractions=(1.0,),
+                      max_raises=1, path=path)
+    curve = _curve_checked_by_the_lab(subgame, *_lab_game(subgame), (20, 400))
+    assert curve[1] < curve[0] and curve[1] < 0.005 * 2 * 600
+
+
 TURN = as_cards("AsKd7h4c")
 
 

@@ -1154,6 +1154,12 @@ def encode_strategy(spec) -> tuple[int, np.ndarray]:
         raise EngineError(f"{spec.source} is a blueprint (kind: blueprint): the fast engine does "
                           "not play it yet; use gambler-match --engine dealer, or play it with "
                           "gambler HOST PORT")
+    from gambler.bot.resolve import Resolve
+
+    if isinstance(spec, Resolve):
+        raise EngineError(f"{spec.source} re-solves subgames (kind: resolve): the fast engine "
+                          "does not play it; use gambler-match --engine dealer, or play it with "
+                          "gambler HOST PORT")
     if isinstance(spec, Switch):
         raise EngineError(f"{spec.name or 'a switch'} switches strategy at hand {spec.at:,}: "
                           "the fast engine plays it against a portfolio only (or use "
