@@ -57,11 +57,13 @@ RIVER = 3
 
 @dataclass(frozen=True)
 class Resolve:
-    """A loaded `kind: resolve` profile."""
+    """A loaded `kind: resolve` profile. `blueprint` is a `Blueprint`, or the text naming one
+    (loaded by `loaded_blueprint`, when a bot is made: a profile can be read, listed and checked
+    on a machine that has not built its blueprint yet)."""
 
     source: str
     description: str
-    blueprint: Blueprint
+    blueprint: object
     iterations: int = 200
     fractions: tuple[float, ...] = (0.5, 1.0)
     max_raises: int = 2
@@ -70,13 +72,22 @@ class Resolve:
     def name(self) -> str:
         return Path(self.source).stem
 
+    def loaded_blueprint(self) -> Blueprint:
+        """The blueprint; `ProfileError` naming this file (and how to build the blueprint when
+        it is a shipped config's, not installed) otherwise."""
+        if isinstance(self.blueprint, Blueprint):
+            return self.blueprint
+        blueprint = _blueprint_of(self.blueprint, self.source, Path(self.source).parent)
+        if blueprint.game.cards is None:
+            raise ProfileError(f"{self.source}: blueprint: {blueprint.source} has no hold'em "
+                               "card abstraction; re-solving plays heads-up no-limit hold'em")
+        object.__setattr__(self, "blueprint", blueprint)  # loaded once
+        return blueprint
+
 
 def _blueprint_of(value, source: str, folder: Path) -> Blueprint:
     from gambler.bot.blueprint import installed_blueprint, load_blueprint, missing_blueprint_hint
 
-    if not isinstance(value, str) or not value:
-        raise ProfileError(f"{source}: blueprint: expected an installed blueprint's name or the "
-                           "path of a blueprint profile")
     candidate = folder / value
     if candidate.is_file():
         return load_blueprint(candidate)
@@ -91,7 +102,8 @@ def _blueprint_of(value, source: str, folder: Path) -> Blueprint:
 
 
 def load_resolve(name: str | Path) -> Resolve:
-    """The resolve profile at `name` (a path); `ProfileError` naming the file and field."""
+    """The resolve profile at `name` (a path or a shipped name); `ProfileError` naming the file
+    and the field. The blueprint is found when a bot is made (`Resolve.loaded_blueprint`)."""
     path = find_profile_file(name)
     source = str(path)
     try:
@@ -99,6 +111,10 @@ def load_resolve(name: str | Path) -> Resolve:
     except OSError as error:
         raise ProfileError(f"{source}: cannot read it ({error.strerror or error})") from None
     document = kind_document(text, source, "resolve", RESOLVE_KEYS)
+    blueprint = document.get("blueprint")
+    if not isinstance(blueprint, str) or not blueprint:
+        raise ProfileError(f"{source}: blueprint: expected an installed blueprint's name or the "
+                           "path of a blueprint profile")
     streets = document.get("streets", ["river"])
     if streets != ["river"]:
         raise ProfileError(f"{source}: streets: {streets!r}; this version re-solves the river "
@@ -116,10 +132,6 @@ def load_resolve(name: str | Path) -> Resolve:
     if not isinstance(max_raises, int) or isinstance(max_raises, bool) or max_raises < 0:
         raise ProfileError(f"{source}: max_raises: expected a whole number >= 0, not "
                            f"{max_raises!r}")
-    blueprint = _blueprint_of(document.get("blueprint"), source, path.parent)
-    if blueprint.game.cards is None:
-        raise ProfileError(f"{source}: blueprint: {blueprint.source} has no hold'em card "
-                           "abstraction; re-solving plays heads-up no-limit hold'em")
     return Resolve(source, str(document.get("description", "")), blueprint, iterations,
                    tuple(float(f) for f in sorted(set(fractions))), max_raises)
 
@@ -162,29 +174,26 @@ class ResolveStrategy:
         self.resolve = resolve
         self.name = resolve.name
         self.seed = seed
-        self.base = BlueprintStrategy(resolve.blueprint, seed)
-        _, self._offsets, self._policy, self._cards = blueprint_arrays(resolve.blueprint)
+        blueprint = resolve.loaded_blueprint()
+        self.base = BlueprintStrategy(blueprint, seed)
+        _, self._offsets, self._policy, self._cards = blueprint_arrays(blueprint)
         self._holding_cards = HOLDING_CARDS.astype(np.int64)
         self._ranges_for: tuple | None = None  # (hand, board) the cached ranges are for
         self._ranges: np.ndarray | None = None
-        self.last_solve: dict[str, object] = {}
+        self._solves: dict[tuple, tuple] = {}  # this hand's solves, by their betting
+        self._solves_for: tuple | None = None
 
     def act(self, state: MatchState) -> Action:
         return self.act_and_explain(state)[0]
 
     def act_and_explain(self, state: MatchState) -> tuple[Action, dict[str, object]]:
         betting = state.betting
-        game = state.game
-        if betting.round != RIVER or not game.no_limit or game.num_players != 2 or \
-                game.num_rounds != 4 or game.stacks[0] != game.stacks[1]:
+        if not self.resolves(state):
             return self.base.act_and_explain(state)
-        ranges = self.river_ranges(state)
-        path = river_path(betting)
-        subgame, node = self.solve(state.board[:5], ranges, betting, path)
-        policy = subgame.average_policy()
+        subgame, node, policy = self._solved(state)
         tree = subgame.tree
         count = int(tree.child_count[node])
-        probabilities = policy[node, holding_index(*state.our_hole), :count]
+        probabilities = policy[holding_index(*state.our_hole)]
         decision = sum(len(actions) for actions in betting.actions)
         u = draw(self.seed, _ACTION_STREAM, state.hand, decision)
         choice = min(int(np.searchsorted(np.cumsum(probabilities), u, side="right")), count - 1)
@@ -197,6 +206,39 @@ class ResolveStrategy:
                             zip(tree.children[tree.child_start[node]:
                                               tree.child_start[node] + count], probabilities)),
                         "action": str(action)}
+
+    def resolves(self, state: MatchState) -> bool:
+        """Whether this decision is re-solved (the river of heads-up no-limit hold'em, equal
+        stacks); the blueprint plays the others."""
+        game = state.game
+        return state.betting.round == RIVER and game.no_limit and game.num_players == 2 and \
+            game.num_rounds == 4 and game.stacks[0] == game.stacks[1]
+
+    def river_policy(self, state: MatchState) -> tuple[list[Action], np.ndarray]:
+        """At a river decision of the bot: the real action of each child of the node the betting
+        reached, and every holding's probabilities over them (float64[1326, k]) in the solve
+        the bot plays from (what LBR needs: `training.lbr_resolve`)."""
+        subgame, node, policy = self._solved(state)
+        tree = subgame.tree
+        first, count = int(tree.child_start[node]), int(tree.child_count[node])
+        actions = [subgame_action(state.betting, int(tree.action[c]), int(tree.action_to[c]))
+                   for c in tree.children[first:first + count]]
+        return actions, policy
+
+    def _solved(self, state: MatchState):
+        """(subgame, node, the average strategy at the node for every holding) for the river
+        decision `state`, solved once per hand, board and betting."""
+        path = river_path(state.betting)
+        key = (state.hand, tuple(state.board[:5]), tuple(path))
+        if self._solves_for != key[:2]:
+            self._solves.clear()
+            self._solves_for = key[:2]
+        if key not in self._solves:
+            subgame, node = self.solve(state.board[:5], self.river_ranges(state),
+                                       state.betting, path)
+            count = int(subgame.tree.child_count[node])
+            self._solves[key] = (subgame, node, subgame.average_policy()[node, :, :count])
+        return self._solves[key]
 
     def solve(self, board, ranges, betting: BettingState, path):
         """The river subgame from `betting`'s river start with `path` in its tree, solved; and
@@ -296,3 +338,20 @@ def blueprint_ranges(base: BlueprintStrategy, betting: BettingState, position: i
         if reach[p].sum() <= 0:  # every live holding alike
             reach[p] = live
     return reach
+
+
+@njit
+def _round_buckets_kernel(round_, board, holding_cards, cards, out):
+    round_buckets(round_, board, holding_cards, cards, out, np.empty(5, dtype=np.int64))
+
+
+def river_buckets(base: BlueprintStrategy, board) -> np.ndarray:
+    """int64[1326]: each holding's river bucket in `base`'s card abstraction on the five-card
+    `board` (-1 for the holdings the board meets)."""
+    from gambler.training.lbr_blueprint import blueprint_arrays
+
+    cards = blueprint_arrays(base.blueprint)[3]
+    out = np.empty(HOLDINGS, dtype=np.int64)
+    _round_buckets_kernel(RIVER, np.asarray(board, dtype=np.int64),
+                          HOLDING_CARDS.astype(np.int64), cards, out)
+    return out

@@ -185,3 +185,152 @@ def test_no_betting_draws_an_illegal_action(mixed, seed):
         return
     action = strategy.act(state)
     assert state.betting.check_legal(action) == action
+
+
+SYNTHETIC_SOLVE = """\
+game: holdem.nolimit.2p.reverse_blinds.game
+cards: {flop: 3, turn: 3, river: 3, seed: 0}
+betting:
+  fractions: {preflop: [0.5, 1], flop: [1], turn: [1], river: [1]}
+  all_in: true
+  max_raises: {preflop: 2, flop: 1, turn: 1, river: 1}
+"""
+
+
+@pytest.fixture(scope="module")
+def resolve_file(mixed, tmp_path_factory):
+    """A resolve profile on disk over the synthetic blueprint: its card abstraction put in the
+    cache under its spec's name (as `gambler-solve` would build it), its strategy saved."""
+    from solver_support import synthetic_card_abstraction
+
+    from gambler import caches
+    from gambler.solver.cards import save_card_abstraction
+    from gambler.solver.config import load_config
+    from gambler.solver.run import abstract_game
+
+    abstraction = synthetic_card_abstraction(3, 0)
+    folder = caches.abstractions_dir() / abstraction.spec.name()
+    if not (folder / "spec.json").is_file():
+        save_card_abstraction(abstraction, folder)
+    home = tmp_path_factory.mktemp("resolve")
+    (home / "config.yaml").write_text(SYNTHETIC_SOLVE)
+    assert abstract_game(load_config(str(home / "config.yaml"))).size == mixed.policy.shape[0]
+    np.save(home / "strategy.npy", mixed.policy)
+    (home / "blueprint.yaml").write_text("kind: blueprint\nsolve: config.yaml\n"
+                                         "strategy: strategy.npy\n")
+    (home / "resolve.yaml").write_text("kind: resolve\nblueprint: blueprint.yaml\n"
+                                       "iterations: 20\nmax_raises: 1\n")
+    return home / "resolve.yaml"
+
+
+def test_a_resolve_profile_plays_through_the_real_dealer_without_a_bad_decision(resolve_file,
+                                                                                tmp_path):
+    # `gambler HOST PORT -p resolve.yaml` in seat 0; seat 1 raises to random sizes (off the
+    # subgame's sizes), folds and calls, over 40 hands.
+    from acpc_support import LocalMatch, replay_player
+    from gambler.protocol.dealer import DealerOptions
+
+    options = DealerOptions(match_name=str(tmp_path / "m"),
+                            game_file="holdem.nolimit.2p.reverse_blinds.game", game=GAME,
+                            hands=40, seed=5, names=["resolve", "other"], quiet=True)
+    match = LocalMatch(options)
+    rng = random.Random(9)
+    match.add_player(1, replay_player(GAME, lambda state: _random_action(state.betting, rng)))
+    bot = subprocess.Popen([sys.executable, "-m", "gambler.adaptive.cli", "127.0.0.1",
+                            str(match.ports[0]), "--params", str(resolve_file), "--seed", "2",
+                            "--log", str(tmp_path / "bot.log")],
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        status = match.run()
+        _, errors = bot.communicate(timeout=300)
+    finally:
+        bot.kill()
+    lines = errors.splitlines()
+    assert status == 0 and bot.returncode == 0, (match.stderr.getvalue(), lines)
+    assert lines[0].startswith("gambler: playing resolve")
+    assert lines[-1].startswith("gambler: 40 hands, ")
+    assert len(lines) == 2 and "bad decision" not in lines[-1] and "warning" not in errors, lines
+    log = (tmp_path / "bot.log").read_text()
+    assert log.count("river subgame") >= 5, log[:2000]  # the decisions that re-solved
+
+
+def test_a_resolve_profile_is_a_portfolio_member(resolve_file, tmp_path):
+    from gambler.bot.portfolio import PortfolioStrategy, load_portfolio
+    from gambler.bot.strategies import load_strategy
+
+    (tmp_path / "p.yaml").write_text(f"kind: portfolio\nmembers: [{resolve_file}, call]\n")
+    portfolio = load_portfolio(str(tmp_path / "p.yaml"))
+    strategy = load_strategy(str(tmp_path / "p.yaml"), seed=3, game=GAME)
+    assert isinstance(strategy, PortfolioStrategy) and len(portfolio.members) == 2
+    alone = ResolveStrategy(load_resolve(resolve_file), seed=3)
+    checked = 0
+    for seed in range(40):
+        state = _river_state(alone, seed)
+        if state is None:
+            continue
+        action = strategy.act(state)
+        assert state.betting.check_legal(action) == action
+        checked += 1
+    assert checked >= 5
+
+
+def test_bad_resolve_profiles_are_refused_by_file_and_field(tmp_path):
+    cases = {"blueprint: 3": "blueprint: expected",
+             "blueprint: b\nstreets: [turn, river]": "streets:",
+             "blueprint: b\niterations: 0": "iterations:",
+             "blueprint: b\nfractions: [0.5, -1]": "fractions:",
+             "blueprint: b\nmax_raises: x": "max_raises:",
+             "blueprint: b\nspeed: 3": "unknown key 'speed'"}
+    for text, message in cases.items():
+        path = tmp_path / "r.yaml"
+        path.write_text("kind: resolve\n" + text + "\n")
+        with pytest.raises(ProfileError, match=message) as error:
+            load_resolve(path)
+        assert str(path) in str(error.value)
+    path.write_text("kind: resolve\nblueprint: blueprint\n")
+    with pytest.raises(ProfileError, match="gambler-solve blueprint --install blueprint"):
+        ResolveStrategy(load_resolve(path))  # the shipped config's blueprint, not installed
+
+
+def test_river_lbr_against_the_blueprint_is_the_kernels_chip_for_chip(mixed):
+    """`training.lbr_resolve` with the blueprint answering on the river plays every hand as
+    LBR's kernel against the blueprint (`training.lbr_blueprint`) at C,C,C,FCPA: the same
+    actions, the same chips."""
+    from gambler.evaluator.tables import load_tables
+    from gambler.training.engine import CALL_CODE, FOLD_CODE, RAISE_CODE, encode_rules
+    from gambler.training.lbr import lbr_tables, parse_action_sets
+    from gambler.training.lbr_blueprint import blueprint_arrays, blueprint_lbr_hand
+    from gambler.training.lbr_resolve import BlueprintRiver, lbr_hand
+
+    tree, offsets, policy, cards = blueprint_arrays(mixed)
+    tables, lookups = load_tables(), lbr_tables()
+    sets = parse_action_sets("C,C,C,FCPA")
+    codes = {"f": FOLD_CODE, "c": CALL_CODE, "r": RAISE_CODE}
+    bot = BlueprintRiver(ResolveStrategy(Resolve("x.yaml", "", mixed), seed=3))
+    deals = np.random.default_rng(8)
+    rivers = raised = 0
+    for i in range(50):
+        cards9 = [int(c) for c in deals.permutation(52)[:9]]
+        holes, board = [(cards9[0], cards9[1]), (cards9[2], cards9[3])], cards9[4:9]
+        for lbr in range(2):
+            number = 2 * i + lbr
+            trace = np.full((40, 4), -1, dtype=np.int64)
+            ok, chips0 = blueprint_lbr_hand(encode_rules(GAME), lbr, tree, offsets, policy,
+                                            cards, np.array(holes[lbr]),
+                                            np.array(holes[1 - lbr]), np.array(board), number,
+                                            3, tables, lookups, sets, trace, np.zeros((12, 1326)))
+            chips, betting = lbr_hand(bot, GAME, lbr, holes, board, number, int(sets[RIVER]))
+            kernel = [(int(code), int(amount) if code == RAISE_CODE else 0)
+                      for _, _, code, amount in trace if code >= 0]
+            python = [(codes[a.kind], a.raise_to) for actions in betting.actions
+                      for a in actions]
+            assert ok and python == kernel, (i, lbr)
+            if not betting.folded[0] and not betting.folded[1]:  # the kernel's chips if
+                assert abs(chips) == abs(chips0)                 # position 0 wins
+            else:
+                assert chips == (chips0 if lbr == 0 else -chips0)
+            if len(betting.actions) > RIVER and betting.actions[RIVER]:
+                rivers += 1
+                raised += any(a.kind == "r" and actor == lbr for a, actor in
+                              zip(betting.actions[RIVER], betting.actors[RIVER]))
+    assert rivers > 20 and raised > 5  # measured: 27 rivers, 15 with a raise of LBR's

@@ -81,7 +81,12 @@ def command(profile, actions, suite, hands, seed, game_file, workers, breakdown,
                        breakdown, as_json)
         return
     from gambler.bot.blueprint import Blueprint
+    from gambler.bot.resolve import Resolve
 
+    if isinstance(strategy, Resolve):
+        raise click.UsageError(f"{profile} re-solves the river at each decision (kind: resolve): "
+                               "LBR against it is not built yet; `gambler-lbr blueprint` "
+                               "measures what it plays before the river")
     if not isinstance(strategy, Blueprint):  # blueprints: training.lbr_blueprint
         resolve(profile, single=True)  # a switch: the engine's error, before any work
     if suite:
