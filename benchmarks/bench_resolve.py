@@ -1,4 +1,4 @@
-"""A re-solving bot's decision time per street, and what a solve reaches, on the installed blueprint.
+"""A re-solving bot's decision time per street, and what its solves reach (installed blueprint).
 
     python benchmarks/bench_resolve.py [--profile resolve] [--hands 200] [--seed 1]
 
@@ -103,8 +103,9 @@ def main() -> None:
     print(f"time per hand (the bot's decisions): {total / options.hands * 1000:.0f} ms; "
           f"every decision p99: {percentile(sum(times.values(), []), 0.99) * 1000:.0f} ms")
     if gaps:
-        print(f"river solves: exploitability inside the subgame, median {statistics.median(gaps):.1f} "
-              f"chips a hand ({100 * statistics.median(shares):.2f}% of the pot), p90 "
+        print(f"river solves: exploitability inside the subgame, median "
+              f"{statistics.median(gaps):.1f} chips a hand "
+              f"({100 * statistics.median(shares):.2f}% of the pot), p90 "
               f"{100 * percentile(shares, 0.9):.2f}% of the pot, over {len(gaps)} solves")
 
 

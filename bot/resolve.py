@@ -50,8 +50,8 @@ from gambler.protocol.matchstate import MatchState
 from gambler.solver.betting import DECISION
 from gambler.training.lbr_blueprint import _strategy_at, round_buckets
 
-RESOLVE_KEYS = ("kind", "description", "blueprint", "streets", "iterations", "fractions",
-                "max_raises")
+RESOLVE_KEYS = ("kind", "description", "provenance", "blueprint", "streets", "iterations",
+                "fractions", "max_raises")
 RIVER = 3
 
 

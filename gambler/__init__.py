@@ -7,7 +7,7 @@ module holds what they all share and nothing else: the version, the base error t
 set-up (`gambler.jit`) and the command-line plumbing (`gambler.cli`).
 """
 
-__version__ = "1.5.0"
+__version__ = "1.6.0"
 
 #: Seeds are 63-bit everywhere (kernels carry them as int64): 0..MAX_SEED.
 MAX_SEED = 2**63 - 1

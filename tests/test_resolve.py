@@ -334,3 +334,18 @@ def test_river_lbr_against_the_blueprint_is_the_kernels_chip_for_chip(mixed):
                 raised += any(a.kind == "r" and actor == lbr for a, actor in
                               zip(betting.actions[RIVER], betting.actors[RIVER]))
     assert rivers > 20 and raised > 5  # measured: 27 rivers, 15 with a raise of LBR's
+
+
+def test_the_tools_that_do_not_play_it_yet_say_so(resolve_file):
+    from gambler.training.aivat_holdem import AivatLogError, check_scorable
+    from gambler.training.engine import EngineError, encode_strategy
+
+    resolve = load_resolve(resolve_file)
+    with pytest.raises(EngineError, match="kind: resolve"):
+        encode_strategy(resolve)
+    with pytest.raises(AivatLogError, match="re-solving bot"):
+        check_scorable(resolve)
+    result = subprocess.run([sys.executable, "-m", "gambler.training.lbr_cli", str(resolve_file),
+                             "--hands", "10"], capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0 and "LBR against it is not built yet" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

@@ -428,8 +428,13 @@ def check_scorable(strategy) -> None:
     from gambler.bot.blueprint import Blueprint
     from gambler.training.engine import RANDOM, EngineError, encode_strategy, is_range_aware
 
+    from gambler.bot.resolve import Resolve
+
     if isinstance(strategy, Blueprint):
         return
+    if isinstance(strategy, Resolve):
+        raise AivatLogError("AIVAT does not score a re-solving bot (kind: resolve) yet: its "
+                            "river strategy comes from a solve per decision")
     try:
         kind, params = encode_strategy(strategy)
     except EngineError:

@@ -144,20 +144,22 @@ def lbr_hand(bot, game, lbr: int, holes, board, hand_number: int, river_set: int
     return int(chips), betting
 
 
-def run_river_lbr(bot_for_seed, game, deals, seed: int, river: str = "FCPA", progress=None):
-    """LBR's chips per deal, int64[n, 2] (LBR at position 0, at position 1), on `deals` (a
-    `DealArrays` of `training.deals.cached_deal_set(seed, ...)`): hand number 2 deal + seat,
-    the bot's draws seeded by `seed`, as `training.lbr_blueprint` plays them.
-    `bot_for_seed(seed)` makes the bot."""
+def run_river_lbr(bot_for_seed, game, deals, seed: int, river: str = "FCPA", progress=None,
+                  first: int = 0):
+    """LBR's chips per deal, int64[n, 2] (LBR at position 0, at position 1), on the deals
+    `first`.. of `deals` (a `DealArrays` of `training.deals.cached_deal_set(seed, ...)`): hand
+    number 2 deal + seat, the bot's draws seeded by `seed`, as `training.lbr_blueprint` plays
+    them. `bot_for_seed(seed)` makes the bot."""
     river_set = int(parse_action_sets(f"C,C,C,{river}")[RIVER])
     bot = bot_for_seed(seed)
-    count = deals.holes.shape[0]
+    count = deals.holes.shape[0] - first
     chips = np.zeros((count, 2), dtype=np.int64)
     for i in range(count):
-        holes = [tuple(int(c) for c in deals.holes[i, p]) for p in range(2)]
-        board = [int(c) for c in deals.boards[i]]
+        deal = first + i
+        holes = [tuple(int(c) for c in deals.holes[deal, p]) for p in range(2)]
+        board = [int(c) for c in deals.boards[deal]]
         for lbr in range(2):
-            chips[i, lbr], _ = lbr_hand(bot, game, lbr, holes, board, 2 * i + lbr, river_set)
+            chips[i, lbr], _ = lbr_hand(bot, game, lbr, holes, board, 2 * deal + lbr, river_set)
         if progress is not None:
             progress(i)
     return chips
