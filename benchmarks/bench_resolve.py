@@ -43,7 +43,7 @@ def main() -> None:
 
     from gambler.bot.blueprint import BlueprintStrategy
     from gambler.bot.resolve import RIVER, ResolveStrategy, load_resolve, river_path
-    from gambler.protocol.betting import BettingState
+    from gambler.protocol.betting import CALL_ACTION, BettingState
     from gambler.protocol.gamedef import load_game
     from gambler.protocol.matchstate import MatchState
 
@@ -56,8 +56,10 @@ def main() -> None:
     times = {street: [] for street in range(4)}
     peer = {street: [] for street in range(4)}
     gaps, shares = [], []
-    warm = MatchState(0, 0, BettingState.start(game), ((0, 1), ()), ())
-    bot.act(warm)  # kernels loaded
+    warm = BettingState.start(game)
+    while warm.round < RIVER:
+        warm = warm.apply(CALL_ACTION)
+    bot.act(MatchState(0, -1, warm, ((0, 1), ()), (2, 3, 4, 5, 6)))  # kernels loaded
     for hand in range(options.hands):
         cards = [int(c) for c in rng.permutation(52)[:9]]
         holes, board = ((cards[0], cards[1]), (cards[2], cards[3])), cards[4:9]
