@@ -48,7 +48,8 @@ from gambler.protocol.betting import (CALL, CALL_ACTION, FOLD_ACTION, RAISE, Act
                                       BettingState, raise_to)
 from gambler.protocol.matchstate import MatchState
 from gambler.solver.betting import DECISION
-from gambler.training.lbr_blueprint import _strategy_at, round_buckets
+from gambler.solver.cards import round_buckets
+from gambler.solver.mccfr import strategy_at
 
 RESOLVE_KEYS = ("kind", "description", "provenance", "blueprint", "streets", "iterations",
                 "fractions", "max_raises")
@@ -157,7 +158,7 @@ def blueprint_reach(offsets, policy, cards, holding_cards, board, nodes, rounds,
                 reach[p, h] = 0.0
             if reach[p, h] == 0.0:
                 continue
-            _strategy_at(offsets, policy, nodes[i], counts[i], buckets[h], probabilities)
+            strategy_at(offsets, policy, nodes[i], counts[i], buckets[h], probabilities)
             share = 0.0
             for k in range(counts[i]):
                 if taken[i, k]:
@@ -169,14 +170,13 @@ class ResolveStrategy:
     """Plays a `Resolve` profile (see the module docstring)."""
 
     def __init__(self, resolve: Resolve, seed: int = 0):
-        from gambler.training.lbr_blueprint import blueprint_arrays
-
         self.resolve = resolve
         self.name = resolve.name
         self.seed = seed
         blueprint = resolve.loaded_blueprint()
         self.base = BlueprintStrategy(blueprint, seed)
-        _, self._offsets, self._policy, self._cards = blueprint_arrays(blueprint)
+        self._offsets, self._policy = blueprint.game.offsets, blueprint.policy
+        self._cards = blueprint.game.card_arrays()[1:]  # without the hand tables
         self._holding_cards = HOLDING_CARDS.astype(np.int64)
         self._ranges_for: tuple | None = None  # (hand, board) the cached ranges are for
         self._ranges: np.ndarray | None = None
@@ -348,9 +348,7 @@ def _round_buckets_kernel(round_, board, holding_cards, cards, out):
 def river_buckets(base: BlueprintStrategy, board) -> np.ndarray:
     """int64[1326]: each holding's river bucket in `base`'s card abstraction on the five-card
     `board` (-1 for the holdings the board meets)."""
-    from gambler.training.lbr_blueprint import blueprint_arrays
-
-    cards = blueprint_arrays(base.blueprint)[3]
+    cards = base.blueprint.game.card_arrays()[1:]
     out = np.empty(HOLDINGS, dtype=np.int64)
     _round_buckets_kernel(RIVER, np.asarray(board, dtype=np.int64),
                           HOLDING_CARDS.astype(np.int64), cards, out)

@@ -566,3 +566,30 @@ def load_card_abstraction(folder, memory_map: bool = True) -> CardAbstraction:
                            raw_to_row=(arrays["raw3"], arrays["raw4"], arrays["raw5"]),
                            raw_perm=(arrays["perm3"], arrays["perm4"], arrays["perm5"]),
                            tables=(arrays["flop"], arrays["turn"], arrays["river"]))
+
+
+@helper
+def round_buckets(round_, board, holding_cards, cards, out, scratch):
+    """out[h]: holding h's bucket in `round_` on `board` (-1 for a holding the board meets)."""
+    binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop, turn, \
+        river = cards
+    visible = 0 if round_ == 0 else 2 + round_
+    taken = np.int64(0)
+    for k in range(visible):
+        taken |= np.int64(1) << board[k]
+    for h in range(holding_cards.shape[0]):
+        a = holding_cards[h, 0]
+        b = holding_cards[h, 1]
+        if (taken >> a) & 1 or (taken >> b) & 1:
+            out[h] = -1
+        elif round_ == 0:
+            out[h] = preflop[h]
+        elif round_ == 1:
+            row, pair = _lookup_row(board, 3, binomial, raw3, perm3, permutations, a, b, scratch)
+            out[h] = flop[row, pair]
+        elif round_ == 2:
+            row, pair = _lookup_row(board, 4, binomial, raw4, perm4, permutations, a, b, scratch)
+            out[h] = turn[row, pair]
+        else:
+            row, pair = _lookup_row(board, 5, binomial, raw5, perm5, permutations, a, b, scratch)
+            out[h] = river[row, pair]

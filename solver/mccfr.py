@@ -454,3 +454,17 @@ def holdem_batch(kind, player, round_, child_start, child_count, children, payof
                 _traverse(traverser, kind, player, round_, child_start, child_count, children,
                           payoff0, offsets, regrets, d_regrets[row], d_strategy[row], buckets,
                           result, sigmas, values, frame_node, frame_next, state, threshold)
+
+
+
+@helper
+def strategy_at(offsets, policy, node, count, bucket, out):
+    """The strategy's probabilities over `node`'s `count` children for `bucket` (uniform where
+    the table holds nothing), normalised as `BlueprintStrategy.distribution` does."""
+    start = offsets[node] + bucket * count
+    total = 0.0
+    for k in range(count):
+        out[k] = policy[start + k]
+        total += out[k]
+    for k in range(count):
+        out[k] = out[k] / total if total > 0.0 else 1.0 / count

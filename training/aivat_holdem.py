@@ -52,8 +52,9 @@ from gambler.solver.betting import DECISION
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, FOLDED, HAND_STATE_SIZE,
                                      MAX_SPENT, RAISE_CODE, ROUND, SPENT, apply_action,
                                      player_to_act, start_hand)
-from gambler.training.lbr_blueprint import (MAX_BRANCHES, _strategy_at, _translate_branches,
-                                            real_action, round_buckets)
+from gambler.solver.cards import round_buckets
+from gambler.solver.mccfr import strategy_at
+from gambler.training.lbr_blueprint import MAX_BRANCHES, _translate_branches, real_action
 
 #: Distinct real actions one decision may have across the branches (children clamp together).
 MAX_REAL_ACTIONS = 32
@@ -256,7 +257,7 @@ def _blueprint_aivat(rules, known, tree, offsets, policy, tree_cards, holding_ca
                     if off_tree:
                         masses[calls, h] += mass
                         continue
-                    _strategy_at(offsets, policy, node, n, buckets[h], probabilities)
+                    strategy_at(offsets, policy, node, n, buckets[h], probabilities)
                     for c in range(n):
                         masses[child_real[k, c], h] += mass * probabilities[c]
             seen = -1
@@ -294,7 +295,7 @@ def _blueprint_aivat(rules, known, tree, offsets, policy, tree_cards, holding_ca
                 n = tree[4][node]
                 for h in range(holding_cards.shape[0]):
                     if weights[k, h] > 0.0:
-                        _strategy_at(offsets, policy, node, n, buckets[h], probabilities)
+                        strategy_at(offsets, policy, node, n, buckets[h], probabilities)
                         chance = 0.0
                         for c in range(n):
                             if child_real[k, c] == seen:

@@ -24,8 +24,9 @@ from gambler.training.engine import (CALL_CODE, ENDED, HAND_STATE_SIZE, MAX_SPEN
                                      adjusted_payoff_of, apply_action, chart_action, fixed_action,
                                      has_chart, is_mixed, is_range_aware, payoff_of,
                                      player_to_act, start_hand, uses_own_range)
-from gambler.training.lbr_blueprint import (ACTION_STREAM, TRANSLATE_STREAM, _strategy_at,
-                                            blueprint_uniform, real_action, translations)
+from gambler.solver.mccfr import strategy_at
+from gambler.training.lbr_blueprint import (ACTION_STREAM, TRANSLATE_STREAM, blueprint_uniform,
+                                            real_action, translations)
 
 
 class BlueprintMatchError(GamblerError, ValueError):
@@ -34,7 +35,7 @@ class BlueprintMatchError(GamblerError, ValueError):
 
 @helper
 def hole_bucket(round_, board, hole, cards, scratch):
-    """The bucket of `hole` in `round_` on `board` (`lbr_blueprint.round_buckets` for one
+    """The bucket of `hole` in `round_` on `board` (`solver.cards.round_buckets` for one
     holding)."""
     binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop, turn, \
         river = cards
@@ -78,7 +79,7 @@ def play_against_blueprint(rules, kind, params, tree, offsets, policy, cards, v,
                     bucket = hole_bucket(round_, board, hole, cards, scratch)
                     bucket_round = round_
                 n = tree[4][node]
-                _strategy_at(offsets, policy, node, n, bucket, probabilities)
+                strategy_at(offsets, policy, node, n, bucket, probabilities)
                 u = blueprint_uniform(seed, ACTION_STREAM, hand_number, index)
                 pick = sampled_action(probabilities, n, u)
                 code, amount = real_action(tree, node, tree[5][tree[3][node] + pick], rules,

@@ -34,8 +34,8 @@ from gambler.errors import GamblerError
 from gambler.evaluator.rng import GOLDEN_GAMMA, mix64, stream_seed
 from gambler.jit import helper, njit
 from gambler.solver.betting import ACTION_CODES, DECISION
-from gambler.solver.cards import _lookup_row
-from gambler.solver.mccfr import sampled_action
+from gambler.solver.cards import round_buckets
+from gambler.solver.mccfr import sampled_action, strategy_at
 from gambler.protocol.betting import CALL, FOLD, RAISE
 from gambler.training.engine import (CALL_CODE, ENDED, FOLD_CODE, HAND_STATE_SIZE, MAX_SPENT,
                                      RAISE_CODE, ROUND, SPENT, adjusted_payoff_of, apply_action,
@@ -165,46 +165,6 @@ def real_action(tree, node, child, rules, hand, player):
 
 
 @helper
-def _strategy_at(offsets, policy, node, count, bucket, out):
-    """The strategy's probabilities over `node`'s `count` children for `bucket` (uniform where
-    the table holds nothing), normalised as `BlueprintStrategy.distribution` does."""
-    start = offsets[node] + bucket * count
-    total = 0.0
-    for k in range(count):
-        out[k] = policy[start + k]
-        total += out[k]
-    for k in range(count):
-        out[k] = out[k] / total if total > 0.0 else 1.0 / count
-
-
-@helper
-def round_buckets(round_, board, holding_cards, cards, out, scratch):
-    """out[h]: holding h's bucket in `round_` on `board` (-1 for a holding the board meets)."""
-    binomial, preflop, raw3, perm3, raw4, perm4, raw5, perm5, permutations, flop, turn, \
-        river = cards
-    visible = 0 if round_ == 0 else 2 + round_
-    taken = np.int64(0)
-    for k in range(visible):
-        taken |= np.int64(1) << board[k]
-    for h in range(holding_cards.shape[0]):
-        a = holding_cards[h, 0]
-        b = holding_cards[h, 1]
-        if (taken >> a) & 1 or (taken >> b) & 1:
-            out[h] = -1
-        elif round_ == 0:
-            out[h] = preflop[h]
-        elif round_ == 1:
-            row, pair = _lookup_row(board, 3, binomial, raw3, perm3, permutations, a, b, scratch)
-            out[h] = flop[row, pair]
-        elif round_ == 2:
-            row, pair = _lookup_row(board, 4, binomial, raw4, perm4, permutations, a, b, scratch)
-            out[h] = turn[row, pair]
-        else:
-            row, pair = _lookup_row(board, 5, binomial, raw5, perm5, permutations, a, b, scratch)
-            out[h] = river[row, pair]
-
-
-@helper
 def _merge_into(nodes, weights, count, node, source, scale):
     """Add `scale` x `source` to the branch at `node` (a new one if none); the new count, or -1
     when the branches are full."""
@@ -257,7 +217,7 @@ def _bot_answer_fold(tree, offsets, policy, child, buckets, weights, equity, pro
             continue
         folded = 0.0
         if fold_at >= 0:
-            _strategy_at(offsets, policy, child, count, buckets[h], probabilities)
+            strategy_at(offsets, policy, child, count, buckets[h], probabilities)
             folded = mass * probabilities[fold_at]
         sums[0] += mass
         sums[1] += folded
@@ -314,7 +274,7 @@ def _blueprint_lbr_play(rules, lbr, tree, offsets, policy, cards, holding_cards,
                 code, amount = CALL_CODE, 0
             else:
                 n = tree[4][actual]
-                _strategy_at(offsets, policy, actual, n, buckets[bot_index], probabilities)
+                strategy_at(offsets, policy, actual, n, buckets[bot_index], probabilities)
                 u = blueprint_uniform(seed, ACTION_STREAM, hand_number, index)
                 pick = sampled_action(probabilities, n, u)
                 code, amount = real_action(tree, actual, tree[5][tree[3][actual] + pick], rules,
@@ -336,7 +296,7 @@ def _blueprint_lbr_play(rules, lbr, tree, offsets, policy, cards, holding_cards,
                         matches |= 1 << c
                 for h in range(holding_cards.shape[0]):
                     if weights[k, h] > 0.0:
-                        _strategy_at(offsets, policy, node, n, buckets[h], probabilities)
+                        strategy_at(offsets, policy, node, n, buckets[h], probabilities)
                         chance = 0.0
                         for c in range(n):
                             if (matches >> c) & 1:
