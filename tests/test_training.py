@@ -209,6 +209,7 @@ def test_match_refuses_bad_input_in_one_line():
     assert result.returncode == 1
     assert result.stderr.strip() == "gambler-match: error: no profile file 'nosuch' (shipped " \
         "profiles: adaptive, default, default-static, default-v1, default-v2, handmade, price-aware, " \
+        "resolve, " \
         "seed, v2-start; baselines: call, " \
         "raise, allin, random; exploiters: " \
         "catcher, prober, shover, sizer; installed blueprints: none)"
