@@ -42,6 +42,7 @@ import numpy as np
 
 from gambler.bot.blueprint import _ACTION_STREAM, Blueprint, BlueprintStrategy, draw
 from gambler.bot.params import ProfileError, find_profile_file, kind_document
+from gambler.errors import read_text
 from gambler.evaluator.holdings import HOLDING_CARDS, HOLDINGS, holding_index
 from gambler.jit import njit
 from gambler.protocol.betting import (CALL, CALL_ACTION, FOLD_ACTION, RAISE, Action,
@@ -107,11 +108,7 @@ def load_resolve(name: str | Path) -> Resolve:
     and the field. The blueprint is found when a bot is made (`Resolve.loaded_blueprint`)."""
     path = find_profile_file(name)
     source = str(path)
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise ProfileError(f"{source}: cannot read it ({error.strerror or error})") from None
-    document = kind_document(text, source, "resolve", RESOLVE_KEYS)
+    document = kind_document(read_text(path, ProfileError), source, "resolve", RESOLVE_KEYS)
     blueprint = document.get("blueprint")
     if not isinstance(blueprint, str) or not blueprint:
         raise ProfileError(f"{source}: blueprint: expected an installed blueprint's name or the "
